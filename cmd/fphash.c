@@ -1,0 +1,224 @@
+/* fphash: simhash fingerprints of per-page word counts. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fp.h"
+#include "rdr.h"
+#include "util.h"
+#include "wtab.h"
+
+static unsigned mbits;		/* fingerprint width M */
+static struct wtab features;	/* feature i has id i */
+/*
+ * Row i of the hash table as M masks: all ones where bit j of the row is 1.
+ * The sign sum S_j = sum(+w or -w) is then 2 * P_j - W with P_j the sum of
+ * w & mask, which the compiler can vectorize.
+ */
+static int64_t *mask;
+static uint64_t *weight;	/* by feature: occurrences in this page */
+static uint32_t *touched;	/* features with a weight in this page */
+static size_t ntouched;
+
+/* Read rows 1..nrows of the table: each must start with M characters 0/1. */
+static void
+loadtable(const char *path, size_t nrows)
+{
+	struct rdr r;
+	char *line;
+	ptrdiff_t n;
+	size_t i = 0, j;
+
+	if (rdr_open(&r, path) < 0)
+		exit(EXIT_DATA);
+	mask = ereallocarray(NULL, nrows, mbits * sizeof *mask);
+	for (; i < nrows && (n = rdr_line(&r, &line)) >= 0; i++) {
+		for (j = 0; j < mbits && j < (size_t)n; j++) {
+			if (line[j] != '0' && line[j] != '1')
+				break;
+			mask[i * mbits + j] = line[j] == '1' ? -1 : 0;
+		}
+		if (j == mbits)
+			continue;
+		if (j == (size_t)n || (j + 1 == (size_t)n && line[j] == '\r'))
+			eprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
+		eprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);
+	}
+	if (rdr_close(&r))
+		exit(EXIT_DATA);
+	if (i < nrows)
+		eprintf("%s: has %zu rows, %zu needed", path, i, nrows);
+}
+
+/* Parse the decimal count s..e; -1 if it is not one, or too large. */
+static long long
+parsecount(const char *s, const char *e)
+{
+	long long v = 0;
+
+	if (s == e)
+		return -1;
+	for (; s < e; s++) {
+		if (*s < '0' || *s > '9' || v > (LLONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* Add the "word:count ..." items of text to the page's weights. */
+static int
+addcounts(const char *text, const char *end, const struct rdr *r)
+{
+	const char *s, *e, *colon;
+	long long c;
+	uint32_t i;
+
+	for (s = text; s < end; s = e + 1) {
+		if (!(e = memchr(s, ' ', (size_t)(end - s))))
+			e = end;
+		if (e == s)
+			continue;
+		for (colon = e; colon > s && colon[-1] != ':'; colon--)
+			;
+		if (colon == s || (c = parsecount(colon, e)) < 0) {
+			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
+			    (int)(e - s), s);
+			return -1;
+		}
+		if ((i = wtab_find(&features, s, (size_t)(colon - 1 - s))) == WTAB_NONE)
+			continue;
+		if (!weight[i])
+			touched[ntouched++] = i;
+		weight[i] += (uint64_t)c;
+		if (weight[i] > INT64_MAX / 4) {
+			weprintf("%s:%ju: count of '%.*s' is too large", r->name,
+			    r->lineno, (int)(colon - 1 - s), s);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The fingerprint of the weights in touched; resets them. */
+static int
+fingerprint(struct fp *f, const struct rdr *r)
+{
+	int64_t p[FP_MAXBITS] = { 0 }, total = 0;
+	const int64_t *row;
+	int64_t w;
+	size_t k;
+	unsigned j;
+
+	for (k = 0; k < ntouched; k++) {
+		w = (int64_t)weight[touched[k]];
+		weight[touched[k]] = 0;
+		if (total > INT64_MAX / 4 - w) {
+			weprintf("%s:%ju: page weights are too large", r->name, r->lineno);
+			ntouched = 0;
+			return -1;
+		}
+		total += w;
+		row = mask + (size_t)touched[k] * mbits;
+		for (j = 0; j < mbits; j++)
+			p[j] += w & row[j];
+	}
+	ntouched = 0;
+	memset(f, 0, sizeof *f);
+	for (j = 0; j < mbits; j++)
+		if (2 * p[j] > total)
+			fp_setbit(f, j);
+	return 0;
+}
+
+static int
+fphash(const char *path)
+{
+	struct rdr r;
+	struct fp f;
+	char *line, *tab;
+	ptrdiff_t n;
+	int ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((n = rdr_line(&r, &line)) >= 0) {
+		if (!(tab = memchr(line, '\t', (size_t)n))) {
+			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+			ret = 1;
+			continue;
+		}
+		if (addcounts(tab + 1, line + n, &r) < 0 || fingerprint(&f, &r) < 0) {
+			for (; ntouched; ntouched--)
+				weight[touched[ntouched - 1]] = 0;
+			ret = 1;
+			continue;
+		}
+		fwrite(line, 1, (size_t)(tab - line + 1), stdout);
+		fp_write(&f, mbits, stdout);
+		putchar('\n');
+	}
+	return rdr_close(&r) | ret;
+}
+
+static const char synopsis[] = "-f features -m bits [-n rows] -t table [file ...]";
+
+static void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *featfile = NULL, *tablefile = NULL;
+	size_t nrows = 0;
+	int c, ret = 0;
+
+	argv0 = "fphash";
+	while ((c = getopt(argc, argv, "f:hm:n:t:")) != -1) {
+		switch (c) {
+		case 'f':
+			featfile = optarg;
+			break;
+		case 'h':
+			return help(synopsis);
+		case 'm':
+			mbits = (unsigned)estrtonum(optarg, 1, FP_MAXBITS, "bits");
+			break;
+		case 'n':
+			nrows = (size_t)estrtonum(optarg, 1, UINT32_MAX - 1, "rows");
+			break;
+		case 't':
+			tablefile = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!featfile || !mbits || !tablefile)
+		usage();
+
+	wtab_init(&features);
+	if (wtab_load_lines(&features, featfile, 1) < 0)
+		return EXIT_DATA;
+	if (nrows < features.n)
+		nrows = features.n;
+	loadtable(tablefile, nrows);
+	weight = ecalloc(features.n, sizeof *weight);
+	touched = ereallocarray(NULL, features.n, sizeof *touched);
+
+	setupstdout();
+	if (argc == 0)
+		ret |= fphash("-");
+	for (; argc > 0; argc--, argv++)
+		ret |= fphash(*argv);
+	ret |= fshut(stdout, "<stdout>");
+	return ret;
+}

@@ -1,0 +1,140 @@
+/* topn: the N most frequent words of "WORD<TAB>COUNT" records, in rank order. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdr.h"
+#include "util.h"
+#include "wtab.h"
+
+static struct wtab words;
+static unsigned long long *count;	/* by word id */
+static size_t countcap;
+
+static int
+topn_read(const char *path)
+{
+	struct rdr r;
+	char *line, *tab;
+	const char *errstr;
+	unsigned long long c;
+	ptrdiff_t n;
+	uint32_t i;
+	size_t old;
+	int ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((n = rdr_line(&r, &line)) >= 0) {
+		if (!(tab = memchr(line, '\t', (size_t)n))) {
+			weprintf("%s:%ju: no TAB between word and count", r.name, r.lineno);
+			ret = 1;
+			continue;
+		}
+		c = (unsigned long long)parsenum(tab + 1, 0, LLONG_MAX, &errstr);
+		if (errstr) {
+			weprintf("%s:%ju: count '%s' is %s", r.name, r.lineno, tab + 1, errstr);
+			ret = 1;
+			continue;
+		}
+		i = wtab_intern(&words, line, (size_t)(tab - line));
+		if (i >= countcap) {
+			old = countcap;
+			egrow(&count, &countcap, (size_t)i + 1, sizeof *count);
+			memset(count + old, 0, (countcap - old) * sizeof *count);
+		}
+		/* a word seen again (counts of several shards) adds up */
+		if (count[i] > (unsigned long long)LLONG_MAX - c) {
+			weprintf("%s:%ju: count of '%.*s' overflows", r.name, r.lineno,
+			    (int)(tab - line), line);
+			ret = 1;
+			continue;
+		}
+		count[i] += c;
+	}
+	return rdr_close(&r) | ret;
+}
+
+/* Rank order: count descending, then the word's bytes ascending. */
+static int
+byrank(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t nx, ny;
+	const char *wx, *wy;
+	int d;
+
+	if (count[x] != count[y])
+		return count[x] > count[y] ? -1 : 1;
+	wx = wtab_word(&words, x, &nx);
+	wy = wtab_word(&words, y, &ny);
+	if ((d = memcmp(wx, wy, nx < ny ? nx : ny)))
+		return d;
+	return (nx > ny) - (nx < ny);
+}
+
+static void
+topn_write(long long limit)
+{
+	uint32_t *rank;
+	const char *w;
+	size_t i, n;
+
+	rank = ereallocarray(NULL, words.n, sizeof *rank);
+	for (i = 0; i < words.n; i++)
+		rank[i] = (uint32_t)i;
+	qsort(rank, words.n, sizeof *rank, byrank);
+	for (i = 0; i < words.n && (long long)i < limit; i++) {
+		w = wtab_word(&words, rank[i], &n);
+		fwrite(w, 1, n, stdout);
+		putchar('\t');
+		putu(count[rank[i]], stdout);
+		putchar('\n');
+	}
+	free(rank);
+}
+
+static const char synopsis[] = "count [file ...]";
+
+static void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	long long limit;
+	int c, ret = 0;
+
+	argv0 = "topn";
+	while ((c = getopt(argc, argv, "h")) != -1) {
+		switch (c) {
+		case 'h':
+			return help(synopsis);
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	limit = estrtonum(argv[0], 1, LLONG_MAX, "count");
+	argc--;
+	argv++;
+
+	wtab_init(&words);
+	setupstdout();
+	if (argc == 0)
+		ret |= topn_read("-");
+	for (; argc > 0; argc--, argv++)
+		ret |= topn_read(*argv);
+	topn_write(limit);
+	ret |= fshut(stdout, "<stdout>");
+	return ret;
+}

@@ -1,0 +1,221 @@
+/* wordfreq: count the words of page records, over all pages or per page. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdr.h"
+#include "tok.h"
+#include "util.h"
+#include "wtab.h"
+
+/* What a word of the table is besides a counted word. */
+enum { PLAIN, STOP, VOCAB };
+
+static int pflag;		/* per-page counts */
+static int vflag;		/* count only vocabulary words */
+
+static struct wtab words;
+static unsigned char *kind;	/* by word id */
+static unsigned long long *count;	/* by word id: over all pages, or in this page */
+static size_t kindcap, countcap;
+static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
+static size_t ntouched, touchedcap;
+
+static char *id;		/* the page ID, escaped as read */
+static size_t idlen, idcap;
+
+/* Make room for the ids up to the table's size; new words are plain and uncounted. */
+static void
+growtables(void)
+{
+	size_t old = countcap;
+
+	egrow(&count, &countcap, words.n, sizeof *count);
+	memset(count + old, 0, (countcap - old) * sizeof *count);
+	old = kindcap;
+	egrow(&kind, &kindcap, words.n, sizeof *kind);
+	memset(kind + old, PLAIN, kindcap - old);
+}
+
+static void
+addword(void *ctx, const char *w, size_t n)
+{
+	uint32_t i;
+
+	(void)ctx;
+	if (vflag) {
+		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
+			return;
+	} else {
+		i = wtab_intern(&words, w, n);
+		if (i >= countcap)
+			growtables();
+		if (kind[i] == STOP)
+			return;
+	}
+	if (count[i]++ == 0 && pflag) {
+		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
+		touched[ntouched++] = i;
+	}
+}
+
+/* Write "ID<TAB>word:count ..." for the page just read and reset its counts. */
+static void
+putpage(void)
+{
+	const char *w;
+	size_t i, n;
+
+	fwrite(id, 1, idlen, stdout);
+	putchar('\t');
+	for (i = 0; i < ntouched; i++) {
+		if (i > 0)
+			putchar(' ');
+		w = wtab_word(&words, touched[i], &n);
+		fwrite(w, 1, n, stdout);
+		putchar(':');
+		putu(count[touched[i]], stdout);
+		count[touched[i]] = 0;
+	}
+	putchar('\n');
+	ntouched = 0;
+}
+
+static int
+wordfreq(const char *path)
+{
+	struct rdr r;
+	struct tok t;
+	const char *p, *tab;
+	ptrdiff_t n;
+	int eol, inid = 1, ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	tok_init(&t);
+	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
+		if (inid) {
+			tab = memchr(p, '\t', (size_t)n);
+			if (pflag) {
+				egrow(&id, &idcap, idlen + (size_t)n, 1);
+				memcpy(id + idlen, p, (size_t)(tab ? tab - p : n));
+				idlen += (size_t)(tab ? tab - p : n);
+			}
+			if (!tab) {
+				if (eol) {
+					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+					ret = 1;
+					idlen = 0;
+				}
+				continue;
+			}
+			inid = 0;
+			n -= tab + 1 - p;
+			p = tab + 1;
+		}
+		tok_feed(&t, p, (size_t)n, addword, NULL);
+		if (eol) {
+			tok_end(&t, addword, NULL);
+			if (pflag)
+				putpage();
+			idlen = 0;
+			inid = 1;
+		}
+	}
+	tok_free(&t);
+	return rdr_close(&r) | ret;
+}
+
+/* Write "word<TAB>count" for every counted word, in order of first appearance. */
+static void
+puttotals(void)
+{
+	const char *w;
+	size_t i, n;
+
+	for (i = 0; i < words.n; i++) {
+		if (!count[i])
+			continue;
+		w = wtab_word(&words, (uint32_t)i, &n);
+		fwrite(w, 1, n, stdout);
+		putchar('\t');
+		putu(count[i], stdout);
+		putchar('\n');
+	}
+}
+
+/* Load a word list and mark its new words as k: a stopword stays a stopword. */
+static void
+loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
+{
+	size_t first = words.n;
+
+	if (load(&words, path) < 0)
+		exit(EXIT_DATA);
+	growtables();
+	for (; first < words.n; first++)
+		kind[first] = (unsigned char)k;
+}
+
+static int
+loadvocab(struct wtab *t, const char *path)
+{
+	return wtab_load_lines(t, path, 0);
+}
+
+static const char synopsis[] = "[-p] [-s stopwords] [-v vocabulary] [file ...]";
+
+static void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *stopfile = NULL, *vocabfile = NULL;
+	int c, ret = 0;
+
+	argv0 = "wordfreq";
+	while ((c = getopt(argc, argv, "hps:v:")) != -1) {
+		switch (c) {
+		case 'h':
+			return help(synopsis);
+		case 'p':
+			pflag = 1;
+			break;
+		case 's':
+			stopfile = optarg;
+			break;
+		case 'v':
+			vocabfile = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	wtab_init(&words);
+	growtables();
+	if (stopfile)
+		loadlist(stopfile, STOP, wtab_load_words);
+	if (vocabfile) {
+		vflag = 1;
+		loadlist(vocabfile, VOCAB, loadvocab);
+	}
+
+	setupstdout();
+	if (argc == 0)
+		ret |= wordfreq("-");
+	for (; argc > 0; argc--, argv++)
+		ret |= wordfreq(*argv);
+	if (!pflag)
+		puttotals();
+	ret |= fshut(stdout, "<stdout>");
+	return ret;
+}

@@ -1,0 +1,21 @@
+/*
+ * esc.h: the escape that lets any byte but LF travel in a TAB-separated
+ * field (see simrec(5)): backslash, TAB, LF, CR and NUL are written as
+ * \\ \t \n \r \0; every other byte stands for itself.
+ */
+#ifndef ESC_H
+#define ESC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Write n bytes of s to fp, escaped. */
+void esc_write(const char *s, size_t n, FILE *fp);
+
+/*
+ * Decode the field s of length n in place; returns the decoded length, or
+ * -1 if s holds a backslash not followed by one of \ t n r 0.
+ */
+ptrdiff_t esc_decode(char *s, size_t n);
+
+#endif

@@ -1,0 +1,59 @@
+/* fp.c: fingerprint text forms. */
+#include <string.h>
+
+#include "fp.h"
+#include "util.h"
+
+void
+fp_write(const struct fp *f, unsigned m, FILE *out)
+{
+	char bits[FP_MAXBITS];
+	unsigned j;
+
+	for (j = 0; j < m; j++)
+		bits[j] = '0' + (char)(f->w[j >> 6] >> (63 - (j & 63)) & 1);
+	fwrite(bits, 1, m, out);
+}
+
+int
+fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
+{
+	char *line, *tab, *bits;
+	ptrdiff_t n;
+	size_t m, j;
+
+	if ((n = rdr_line(r, &line)) < 0)
+		return r->err ? -1 : 0;
+	if (!(tab = memchr(line, '\t', (size_t)n))) {
+		weprintf("%s:%ju: no TAB between ID and fingerprint", r->name, r->lineno);
+		return -1;
+	}
+	bits = tab + 1;
+	m = (size_t)(line + n - bits);
+	if (m > 0 && bits[m - 1] == '\r')
+		m--;
+	if (m == 0 || m > FP_MAXBITS) {
+		weprintf("%s:%ju: fingerprint has %zu bits, not 1 to %d",
+		    r->name, r->lineno, m, FP_MAXBITS);
+		return -1;
+	}
+	if (*width && m != *width) {
+		weprintf("%s:%ju: fingerprint has %zu bits, not %u like the first",
+		    r->name, r->lineno, m, *width);
+		return -1;
+	}
+	memset(&rec->fp, 0, sizeof rec->fp);
+	for (j = 0; j < m; j++) {
+		if (bits[j] == '1')
+			fp_setbit(&rec->fp, (unsigned)j);
+		else if (bits[j] != '0') {
+			weprintf("%s:%ju: fingerprint character %zu is not 0 or 1",
+			    r->name, r->lineno, j + 1);
+			return -1;
+		}
+	}
+	*width = (unsigned)m;
+	rec->id = line;
+	rec->idlen = (size_t)(tab - line);
+	return 1;
+}

@@ -1,0 +1,158 @@
+/* rdr.c: buffered reading of line-oriented input in large blocks. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdr.h"
+#include "util.h"
+
+enum { BLOCK = 1 << 18 };
+
+int
+rdr_open(struct rdr *r, const char *path)
+{
+	memset(r, 0, sizeof *r);
+	r->atbol = 1;
+	if (!strcmp(path, "-")) {
+		r->fd = 0;
+		r->name = "<stdin>";
+	} else {
+		r->name = path;
+		if ((r->fd = open(path, O_RDONLY)) < 0) {
+			weprintf("%s:", path);
+			return -1;
+		}
+	}
+	r->cap = BLOCK;
+	r->buf = emalloc(r->cap + 1);
+	return 0;
+}
+
+int
+rdr_close(struct rdr *r)
+{
+	if (r->fd > 0)
+		close(r->fd);
+	free(r->buf);
+	r->buf = NULL;
+	return r->err;
+}
+
+/* Read more input after the r->end bytes kept at the front; 0 at end of input. */
+static size_t
+fill(struct rdr *r)
+{
+	ssize_t n;
+
+	if (r->eof)
+		return 0;
+	if (r->end == r->cap) {	/* a line longer than the buffer */
+		r->cap *= 2;
+		r->buf = erealloc(r->buf, r->cap + 1);
+	}
+	for (;;) {
+		n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (n >= 0)
+			break;
+		if (errno != EINTR) {
+			weprintf("%s: read error:", r->name);
+			r->err = 1;
+			n = 0;
+			break;
+		}
+	}
+	if (n == 0)
+		r->eof = 1;
+	r->end += (size_t)n;
+	return (size_t)n;
+}
+
+/* Move unread bytes to the front of the buffer. */
+static void
+compact(struct rdr *r)
+{
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+}
+
+ptrdiff_t
+rdr_line(struct rdr *r, char **line)
+{
+	size_t scanned = 0;
+	char *nl;
+
+	for (;;) {
+		nl = memchr(r->buf + r->pos + scanned, '\n', r->end - r->pos - scanned);
+		if (nl)
+			break;
+		scanned = r->end - r->pos;
+		compact(r);
+		if (!fill(r)) {
+			if (r->pos == r->end)
+				return -1;
+			nl = r->buf + r->end;	/* final line without LF */
+			break;
+		}
+	}
+	*nl = '\0';
+	*line = r->buf + r->pos;
+	r->lineno++;
+	r->pos = nl < r->buf + r->end ? (size_t)(nl - r->buf) + 1 : r->end;
+	return nl - *line;
+}
+
+ptrdiff_t
+rdr_chunk(struct rdr *r, const char **p, int *eol)
+{
+	char *nl;
+	size_t n;
+
+	if (r->pos == r->end) {
+		r->pos = r->end = 0;
+		if (!fill(r)) {
+			if (!r->atbol) {	/* final line without LF */
+				r->atbol = 1;
+				*p = r->buf;
+				*eol = 1;
+				return 0;
+			}
+			return -1;
+		}
+	}
+	if (r->atbol) {
+		r->lineno++;
+		r->atbol = 0;
+	}
+	*p = r->buf + r->pos;
+	if ((nl = memchr(*p, '\n', r->end - r->pos))) {
+		n = (size_t)(nl - *p);
+		r->pos += n + 1;
+		r->atbol = *eol = 1;
+	} else {
+		n = r->end - r->pos;
+		r->pos = r->end;
+		*eol = 0;
+	}
+	return (ptrdiff_t)n;
+}
+
+ptrdiff_t
+rdr_block(struct rdr *r, const char **p)
+{
+	size_t n;
+
+	if (r->pos == r->end) {
+		r->pos = r->end = 0;
+		if (!fill(r))
+			return -1;
+	}
+	*p = r->buf + r->pos;
+	n = r->end - r->pos;
+	r->pos = r->end;
+	return (ptrdiff_t)n;
+}

@@ -1,0 +1,41 @@
+/* rdr.h: buffered reading of line-oriented input in large blocks. */
+#ifndef RDR_H
+#define RDR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rdr {
+	int fd;
+	const char *name;	/* for diagnostics: the path, or "<stdin>" */
+	char *buf;
+	size_t cap, pos, end;
+	uintmax_t lineno;	/* number of the line being read, from 1 */
+	int atbol;		/* the next byte starts a line */
+	int eof, err;
+};
+
+/* Open path ("-" is stdin). On failure print a diagnostic and return -1. */
+int rdr_open(struct rdr *r, const char *path);
+/* Close; returns 1 if a read error happened, else 0. */
+int rdr_close(struct rdr *r);
+
+/*
+ * Next line, without its LF (a final line without LF counts). The line is
+ * NUL-terminated in the buffer and valid until the next call. Returns its
+ * length, or -1 at end of input or after a read error (r->err is set).
+ */
+ptrdiff_t rdr_line(struct rdr *r, char **line);
+
+/*
+ * Streaming form for lines of any length: the bytes of the current line
+ * that are in the buffer, up to its LF. Sets *eol when the line ends here
+ * (its LF, or end of input, is consumed). Returns the number of bytes, or
+ * -1 at end of input.
+ */
+ptrdiff_t rdr_chunk(struct rdr *r, const char **p, int *eol);
+
+/* Raw blocks: the next bytes of input, any length > 0; -1 at end. */
+ptrdiff_t rdr_block(struct rdr *r, const char **p);
+
+#endif

@@ -1,0 +1,83 @@
+/* tok.c: the tokenizer of tok.h. */
+#include <stdlib.h>
+
+#include "tok.h"
+#include "util.h"
+
+/* lower[c] is the lowercase of ASCII letter c, 0 for any other byte. */
+static const unsigned char lower[256] = {
+#define L(c) [c] = c, [c - 'a' + 'A'] = c
+	L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'),
+	L('j'), L('k'), L('l'), L('m'), L('n'), L('o'), L('p'), L('q'), L('r'),
+	L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+#undef L
+};
+
+void
+tok_init(struct tok *t)
+{
+	t->cap = 64;
+	t->word = emalloc(t->cap);
+	t->len = 0;
+	t->escape = 0;
+}
+
+void
+tok_free(struct tok *t)
+{
+	free(t->word);
+	t->word = NULL;
+}
+
+static void
+append(struct tok *t, const unsigned char *s, const unsigned char *e)
+{
+	char *w;
+
+	egrow(&t->word, &t->cap, t->len + (size_t)(e - s), 1);
+	for (w = t->word + t->len; s < e; s++)
+		*w++ = (char)lower[*s];
+	t->len = (size_t)(w - t->word);
+}
+
+void
+tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)buf, *end = p + n, *s;
+
+	if (t->escape && p < end) {
+		p++;	/* the byte after a backslash is an escape letter */
+		t->escape = 0;
+	}
+	while (p < end) {
+		for (s = p; p < end && lower[*p]; p++)
+			;
+		if (p > s)
+			append(t, s, p);
+		if (p == end)
+			break;	/* the word may go on in the next chunk */
+		if (t->len) {
+			fn(ctx, t->word, t->len);
+			t->len = 0;
+		}
+		/* skip separators; a backslash takes its escape letter with it */
+		while (p < end && !lower[*p]) {
+			if (*p++ == '\\') {
+				if (p == end) {
+					t->escape = 1;
+					break;
+				}
+				p++;
+			}
+		}
+	}
+}
+
+void
+tok_end(struct tok *t, tok_fn *fn, void *ctx)
+{
+	if (t->len)
+		fn(ctx, t->word, t->len);
+	t->len = 0;
+	t->escape = 0;
+}

@@ -1,0 +1,216 @@
+/* util.c: diagnostics, checked allocation, number parsing, output shutdown. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *argv0 = "simtool";
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", argv0);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+weprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+eprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(EXIT_DATA);
+}
+
+void
+enprintf(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void *
+emalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		eprintf("malloc:");
+	return p;
+}
+
+void *
+ecalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		eprintf("calloc:");
+	return p;
+}
+
+void *
+erealloc(void *p, size_t size)
+{
+	if (!(p = realloc(p, size ? size : 1)))
+		eprintf("realloc:");
+	return p;
+}
+
+void *
+ereallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		eprintf("reallocarray:");
+	}
+	return erealloc(p, n * size);
+}
+
+char *
+estrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(emalloc(n), s, n);
+}
+
+void
+egrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	void **pp = p;
+	size_t n = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return;
+	while (n < need) {
+		if (n > SIZE_MAX / 2) {
+			n = need;
+			break;
+		}
+		n *= 2;
+	}
+	*pp = ereallocarray(*pp, n, size);
+	*cap = n;
+}
+
+long long
+parsenum(const char *s, long long min, long long max, const char **errstr)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	*errstr = NULL;
+	if (!*s) {
+		*errstr = "invalid";
+		return 0;
+	}
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9') {
+			*errstr = "invalid";
+			return 0;
+		}
+		if (v > (ULLONG_MAX - (unsigned)(*p - '0')) / 10)
+			v = ULLONG_MAX;	/* saturate; reported as too large */
+		else
+			v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (v > (unsigned long long)LLONG_MAX || (long long)v > max) {
+		*errstr = "too large";
+		return 0;
+	}
+	if ((long long)v < min) {
+		*errstr = "too small";
+		return 0;
+	}
+	return (long long)v;
+}
+
+long long
+estrtonum(const char *s, long long min, long long max, const char *what)
+{
+	const char *errstr;
+	long long v = parsenum(s, min, max, &errstr);
+
+	if (errstr)
+		enprintf(EXIT_USAGE, "%s '%s' is %s (allowed: %lld to %lld)",
+		    what, s, errstr, min, max);
+	return v;
+}
+
+int
+fshut(FILE *fp, const char *name)
+{
+	int ret = 0;
+
+	/* fflush first so that a write error is seen even if fclose hides it */
+	if (fflush(fp) == EOF || ferror(fp)) {
+		weprintf("%s: write error:", name);
+		ret = 1;
+	}
+	if (fclose(fp) == EOF && !ret) {
+		weprintf("%s: close error:", name);
+		ret = 1;
+	}
+	return ret;
+}
+
+void
+setupstdout(void)
+{
+	static char buf[1 << 16];
+
+	setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}
+
+void
+eusage(const char *synopsis)
+{
+	fprintf(stderr, "usage: %s %s\n", argv0, synopsis);
+	exit(EXIT_USAGE);
+}
+
+int
+help(const char *synopsis)
+{
+	printf("usage: %s %s\n", argv0, synopsis);
+	return fshut(stdout, "<stdout>");
+}
+
+void
+putu(unsigned long long v, FILE *fp)
+{
+	char buf[24], *p = buf + sizeof buf;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite(p, 1, (size_t)(buf + sizeof buf - p), fp);
+}

@@ -1,0 +1,180 @@
+/* wtab.c: word tables: open addressing with linear probing, one text arena. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdr.h"
+#include "util.h"
+#include "wtab.h"
+
+static uint32_t
+hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, v;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&v, s, 8);
+		h = (h ^ v) * 0xbf58476d1ce4e5b9u;
+		h ^= h >> 29;
+	}
+	v = 0;
+	memcpy(&v, s, n);
+	h = (h ^ v) * 0x94d049bb133111ebu;
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9u;
+	return (uint32_t)(h >> 32);
+}
+
+void
+wtab_init(struct wtab *t)
+{
+	memset(t, 0, sizeof *t);
+	t->mask = 1023;
+	t->slot = ecalloc(t->mask + 1, sizeof *t->slot);
+}
+
+void
+wtab_free(struct wtab *t)
+{
+	free(t->slot);
+	free(t->text);
+	free(t->ent);
+	memset(t, 0, sizeof *t);
+}
+
+static void
+rehash(struct wtab *t)
+{
+	size_t oldn = t->mask + 1, i, j;
+	uint64_t *old = t->slot;
+
+	t->mask = 2 * oldn - 1;
+	t->slot = ecalloc(t->mask + 1, sizeof *t->slot);
+	for (i = 0; i < oldn; i++) {
+		if (!old[i])
+			continue;
+		for (j = (old[i] >> 32) & t->mask; t->slot[j]; j = (j + 1) & t->mask)
+			;
+		t->slot[j] = old[i];
+	}
+	free(old);
+}
+
+/* The slot holding w, or the empty slot where it belongs. */
+static size_t
+lookup(const struct wtab *t, const char *w, size_t n, uint32_t h)
+{
+	size_t i;
+	uint64_t s;
+	uint32_t id;
+
+	for (i = h & t->mask; (s = t->slot[i]); i = (i + 1) & t->mask) {
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		id = (uint32_t)s - 1;
+		if (t->ent[id].len == n && !memcmp(t->text + t->ent[id].off, w, n))
+			break;
+	}
+	return i;
+}
+
+uint32_t
+wtab_find(const struct wtab *t, const char *w, size_t n)
+{
+	uint64_t s = t->slot[lookup(t, w, n, hash(w, n))];
+
+	return s ? (uint32_t)s - 1 : WTAB_NONE;
+}
+
+uint32_t
+wtab_intern(struct wtab *t, const char *w, size_t n)
+{
+	uint32_t h = hash(w, n);
+	size_t i = lookup(t, w, n, h);
+
+	if (t->slot[i])
+		return (uint32_t)t->slot[i] - 1;
+	if (t->n >= UINT32_MAX - 1)
+		eprintf("more than %lu distinct words", (unsigned long)UINT32_MAX - 1);
+	egrow(&t->ent, &t->cap, t->n + 1, sizeof *t->ent);
+	egrow(&t->text, &t->textcap, t->textlen + n + 1, 1);
+	memcpy(t->text + t->textlen, w, n);
+	t->text[t->textlen + n] = '\0';
+	t->ent[t->n].off = t->textlen;
+	t->ent[t->n].len = n;
+	t->textlen += n + 1;
+	t->slot[i] = (uint64_t)h << 32 | (t->n + 1);
+	if (++t->n * 2 > t->mask)
+		rehash(t);
+	return (uint32_t)(t->n - 1);
+}
+
+static void
+lowercase(char *s, size_t n)
+{
+	for (; n--; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s += 'a' - 'A';
+}
+
+static int
+isblankbyte(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int
+wtab_load_words(struct wtab *t, const char *path)
+{
+	struct rdr r;
+	char *line, *p, *end, *s;
+	ptrdiff_t n;
+
+	if (rdr_open(&r, path) < 0)
+		return -1;
+	while ((n = rdr_line(&r, &line)) >= 0) {
+		for (p = line, end = line + n; p < end;) {
+			while (p < end && isblankbyte(*p))
+				p++;
+			for (s = p; p < end && !isblankbyte(*p); p++)
+				;
+			if (p > s) {
+				lowercase(s, (size_t)(p - s));
+				wtab_intern(t, s, (size_t)(p - s));
+			}
+		}
+	}
+	return rdr_close(&r) ? -1 : 0;
+}
+
+int
+wtab_load_lines(struct wtab *t, const char *path, int unique)
+{
+	struct rdr r;
+	char *line, *tab;
+	ptrdiff_t n;
+	size_t before;
+	int ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return -1;
+	while ((n = rdr_line(&r, &line)) >= 0) {
+		if ((tab = memchr(line, '\t', (size_t)n)))
+			n = tab - line;
+		else if (n > 0 && line[n - 1] == '\r')
+			n--;
+		if (n == 0) {
+			weprintf("%s:%ju: empty word", r.name, r.lineno);
+			ret = -1;
+			break;
+		}
+		lowercase(line, (size_t)n);
+		before = t->n;
+		wtab_intern(t, line, (size_t)n);
+		if (unique && t->n == before) {
+			weprintf("%s:%ju: duplicate word '%.*s'", r.name, r.lineno, (int)n, line);
+			ret = -1;
+			break;
+		}
+	}
+	return rdr_close(&r) || ret ? -1 : 0;
+}

@@ -1,0 +1,43 @@
+/* wtab.h: word tables: interning of byte strings to dense ids 0, 1, 2, ... */
+#ifndef WTAB_H
+#define WTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WTAB_NONE UINT32_MAX
+
+struct wtab {
+	uint64_t *slot;		/* hash << 32 | (id + 1); 0 is empty */
+	size_t mask;
+	char *text;		/* the words, NUL-terminated, back to back */
+	size_t textlen, textcap;
+	struct { size_t off, len; } *ent;	/* by id */
+	size_t n, cap;
+};
+
+void wtab_init(struct wtab *t);
+void wtab_free(struct wtab *t);
+/* The id of word w, adding it if absent (ids count up from 0 in order of addition). */
+uint32_t wtab_intern(struct wtab *t, const char *w, size_t n);
+/* The id of w, or WTAB_NONE. */
+uint32_t wtab_find(const struct wtab *t, const char *w, size_t n);
+
+static inline const char *
+wtab_word(const struct wtab *t, uint32_t id, size_t *n)
+{
+	*n = t->ent[id].len;
+	return t->text + t->ent[id].off;
+}
+
+/*
+ * Loaders. wtab_load_words adds every whitespace-separated word of path
+ * (a stopword list); wtab_load_lines adds the first TAB-separated field of
+ * every line (a word list such as topn(1) output), in line order. Words are
+ * lowercased and a trailing CR is ignored. With unique set, a word already
+ * in t is an error. Both print a diagnostic and return -1 on failure.
+ */
+int wtab_load_words(struct wtab *t, const char *path);
+int wtab_load_lines(struct wtab *t, const char *path, int unique);
+
+#endif

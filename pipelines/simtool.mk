@@ -1,0 +1,63 @@
+# simtool.mk: the simtool pipeline as make rules over named intermediate
+# files, for batch jobs that keep and inspect every stage and rerun only
+# what changed. Run it in the directory that holds the inputs:
+#
+#	make -f simtool.mk N=1000 M=16
+#
+# Intermediates live in $(W): a new M reuses the per-page counts of N, a new
+# N reuses the word counts. result.txt is the same as simtool(1) writes.
+
+N = 1000
+M = 16
+D = 3
+W = simtool.work
+STOPWORDS = stopwords.txt
+HASHES = hashvalue.txt
+ARTICLES = article.txt
+SAMPLES = sample.txt
+RESULT = result.txt
+
+# Every target is written to a temporary name, then renamed: none is ever half-written.
+SAVE = >$@.tmp && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+all: $(RESULT)
+
+$(W)/article.rec: $(ARTICLES)
+	@mkdir -p $(W)
+	docsplit $(ARTICLES) $(SAVE)
+
+$(W)/sample.rec: $(SAMPLES)
+	@mkdir -p $(W)
+	docsplit $(SAMPLES) $(SAVE)
+
+$(W)/counts: $(W)/article.rec $(STOPWORDS)
+	wordfreq -s $(STOPWORDS) $(W)/article.rec $(SAVE)
+
+$(W)/features-$(N): $(W)/counts
+	topn $(N) $(W)/counts $(SAVE)
+
+$(W)/article.pages-$(N): $(W)/article.rec $(W)/features-$(N) $(STOPWORDS)
+	wordfreq -p -s $(STOPWORDS) -v $(W)/features-$(N) $(W)/article.rec $(SAVE)
+
+$(W)/sample.pages-$(N): $(W)/sample.rec $(W)/features-$(N) $(STOPWORDS)
+	wordfreq -p -s $(STOPWORDS) -v $(W)/features-$(N) $(W)/sample.rec $(SAVE)
+
+$(W)/article.fp-$(N)-$(M): $(W)/article.pages-$(N) $(W)/features-$(N) $(HASHES)
+	fphash -f $(W)/features-$(N) -m $(M) -n $(N) -t $(HASHES) $(W)/article.pages-$(N) $(SAVE)
+
+$(W)/sample.fp-$(N)-$(M): $(W)/sample.pages-$(N) $(W)/features-$(N) $(HASHES)
+	fphash -f $(W)/features-$(N) -m $(M) -n $(N) -t $(HASHES) $(W)/sample.pages-$(N) $(SAVE)
+
+$(W)/matches-$(N)-$(M)-$(D): $(W)/article.fp-$(N)-$(M) $(W)/sample.fp-$(N)-$(M)
+	hamq -a -d $(D) $(W)/article.fp-$(N)-$(M) $(W)/sample.fp-$(N)-$(M) $(SAVE)
+
+# Always rewritten (it is cheap): result.txt may come from another N or M.
+$(RESULT): $(W)/matches-$(N)-$(M)-$(D) FORCE
+	fmtresult $(W)/matches-$(N)-$(M)-$(D) $(SAVE)
+	@fmtresult -n 1 $(W)/matches-$(N)-$(M)-$(D)
+
+clean:
+	rm -rf $(W)
+
+FORCE:
+.PHONY: all clean FORCE
