@@ -117,8 +117,8 @@ fingerprint(struct fp *f, const struct rdr *r)
 		w = (int64_t)weight[touched[k]];
 		weight[touched[k]] = 0;
 		if (total > INT64_MAX / 4 - w) {
+			/* the caller clears the weights not yet taken */
 			weprintf("%s:%ju: page weights are too large", r->name, r->lineno);
-			ntouched = 0;
 			return -1;
 		}
 		total += w;

@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# simtool N M: the whole pipeline, on a small corpus made here and on the
+# course data (../shared).
+
+load helper
+
+u='usage: simtool N M\n'
+
+# A small corpus, checked by hand. After stopwords the article has apple 2,
+# banana 2, cherry 4, date 1, so the features for N=3 are cherry, apple,
+# banana (hash rows 1, 2, 3). With M=4 (rows 1100, 1010, 0110):
+#	A1 apple:2 banana:1	1010	S1 apple:2 banana:1	1010
+#	A2 banana:1 cherry:1	0100	S2 no feature		0000
+#	A3 cherry:3		1100
+# so S1: A1 0, A3 2, A2 3; S2: A2 1, A1 2, A3 2. With M=8: A1 10100110,
+# A2 01000010, A3 11001010; S1: A1 0, A2 4, A3 4; S2: A2 2, A1 4, A3 4.
+small() {
+	printf 'the a\n' >stopwords.txt
+	printf 'A1\napple apple banana\n\fA2\nbanana cherry the\n\fA3\ncherry cherry cherry date\n' >article.txt
+	printf '11001010\n10100110\n01100011\n00010000\n' >hashvalue.txt
+	printf '\nS1\nApple BANANA apple\n\fS2\nnothing here\n\f' >sample.txt
+	small4='S1\n0:A1 \n2:A3 \n3:A2 \nS2\n1:A2 \n2:A1 A3 \n'
+	small8='S1\n0:A1 \nS2\n2:A2 \n'
+}
+
+# Copy the four inputs of a course directory here, writable.
+course() {
+	need_shared
+	cp "$shared/$1/article.txt" "$shared/$1/sample.txt" \
+		"$shared/$1/hashvalue.txt" "$shared/$1/stopwords.txt" .
+	chmod u+w ./*.txt
+}
+
+# First block of a result file.
+firstblock() {
+	awk 'NR > 1 && !/^[0-9]+:/ { exit } { print }' "$1"
+}
+
+# No temporary file is left, here or in $TMPDIR.
+clean() {
+	[ -z "$(find . -name '.result.txt.*')" ]
+	[ -z "$(ls -A tmp)" ]
+}
+
+@test "simtool -h: usage on stdout" {
+	check 0 "$u" '' simtool -h
+}
+
+@test "simtool: small corpus, M=4 and M=8" {
+	small
+	mkdir tmp
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' env TMPDIR="$PWD/tmp" simtool 3 4
+	printf "$small4" >want
+	cmp result.txt want
+	check 0 'S1\n0:A1 \n' '' env TMPDIR="$PWD/tmp" simtool 3 8
+	printf "$small8" >want
+	cmp result.txt want
+	clean
+}
+
+@test "simtool: small corpus, leading zeros" {
+	small
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' simtool 003 04
+	printf "$small4" >want
+	cmp result.txt want
+}
+
+@test "simtool: small corpus with CRLF line endings" {
+	small
+	for f in article sample stopwords hashvalue; do
+		sed 's/$/\r/' $f.txt >x && mv x $f.txt
+	done
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' simtool 3 4
+	printf "$small4" >want
+	cmp result.txt want
+}
+
+@test "simtool: usage errors on the small corpus keep result.txt" {
+	small
+	printf 'old\n' >result.txt
+	check 2 '' "$u" simtool
+	check 2 '' "$u" simtool 3
+	check 2 '' "$u" simtool 3 4 5
+	check 2 '' "simtool: N '5' is out of range (allowed: 1 to 4, the rows of hashvalue.txt)\n" simtool 5 4
+	check 2 '' "simtool: N '00' is out of range (allowed: 1 to 4, the rows of hashvalue.txt)\n" simtool 00 4
+	check 2 '' "simtool: M '0' is out of range (allowed: 1 to 128)\n" simtool 3 0
+	check 2 '' "simtool: M '' is invalid (allowed: 1 to 128)\n" simtool 3 ''
+	check 0 'old\n' '' cat result.txt
+}
+
+@test "simtool: missing input file" {
+	small
+	printf 'old\n' >result.txt
+	rm sample.txt
+	check 1 '' 'simtool: sample.txt: cannot read (it must be in the current directory)\n' simtool 3 4
+	small
+	rm stopwords.txt
+	check 1 '' 'simtool: stopwords.txt: cannot read (it must be in the current directory)\n' simtool 3 4
+	check 0 'old\n' '' cat result.txt
+}
+
+@test "simtool: M wider than the hash rows" {
+	small
+	printf 'old\n' >result.txt
+	mkdir tmp
+	run -1 --separate-stderr env TMPDIR="$PWD/tmp" simtool 3 9
+	[ "$output" = "" ]
+	printf '%s\n' "${stderr_lines[@]}" | LC_ALL=C sort >got
+	printf '%s\n' \
+		'fphash: hashvalue.txt:1: row has 8 bits, 9 needed' \
+		'fphash: hashvalue.txt:1: row has 8 bits, 9 needed' \
+		'simtool: stage fingerprints of article.txt failed' \
+		'simtool: stage fphash article.txt failed' \
+		'simtool: stage fphash sample.txt failed' >want
+	cmp got want
+	check 0 'old\n' '' cat result.txt
+	clean
+}
+
+@test "simtool: usage errors on the course data" {
+	course course
+	printf 'old\n' >result.txt
+	r='the rows of hashvalue.txt'
+	check 2 '' "$u" simtool
+	check 2 '' "$u" simtool 1000
+	check 2 '' "simtool: N '0' is out of range (allowed: 1 to 10000, $r)\n" simtool 0 16
+	check 2 '' "simtool: N '10001' is out of range (allowed: 1 to 10000, $r)\n" simtool 10001 16
+	check 2 '' "simtool: N '-5' is invalid (allowed: 1 to 10000, $r)\n" simtool -5 16
+	check 2 '' "simtool: M '0' is out of range (allowed: 1 to 128)\n" simtool 1000 0
+	check 2 '' "simtool: M '129' is out of range (allowed: 1 to 128)\n" simtool 1000 129
+	check 2 '' "simtool: M 'abc' is invalid (allowed: 1 to 128)\n" simtool 1000 abc
+	check 0 'old\n' '' cat result.txt
+	[ -z "$(find . -name '.result.txt.*')" ]
+}
+
+@test "simtool 1000 16 on the course data: the official result" {
+	course course
+	mkdir tmp
+	firstblock "$shared/course/result(example).txt" >want.screen
+	cmpout 0 want.screen /dev/null env TMPDIR="$PWD/tmp" simtool 1000 16
+	cmp result.txt "$shared/course/result(example).txt"
+	clean
+}
+
+@test "simtool 1000 16 on the CRLF course data: the same result" {
+	course course-crlf
+	firstblock "$shared/course/result(example).txt" >want.screen
+	cmpout 0 want.screen /dev/null simtool 1000 16
+	cmp result.txt "$shared/course/result(example).txt"
+}
+
+@test "simtool 1000 32 on the course data: the statement's screen" {
+	course course
+	cmpout 0 "$shared/course/screen-1000-32.txt" /dev/null simtool 1000 32
+	firstblock result.txt >first
+	cmp first "$shared/course/screen-1000-32.txt"
+}
+
+@test "simtool: a bad hash row fails and keeps the old result.txt" {
+	course course
+	mkdir tmp
+	printf 'old\n' >result.txt
+	cp hashvalue.txt good
+	sed '5s/^\(..........\).*/\1/' good >hashvalue.txt
+	run -1 --separate-stderr env TMPDIR="$PWD/tmp" simtool 1000 16
+	[ "$output" = "" ]
+	printf '%s\n' "${stderr_lines[@]}" | LC_ALL=C sort >got
+	printf '%s\n' \
+		'fphash: hashvalue.txt:5: row has 10 bits, 16 needed' \
+		'fphash: hashvalue.txt:5: row has 10 bits, 16 needed' \
+		'simtool: stage fingerprints of article.txt failed' \
+		'simtool: stage fphash article.txt failed' \
+		'simtool: stage fphash sample.txt failed' >want
+	cmp got want
+	check 0 'old\n' '' cat result.txt
+	clean
+
+	sed '7s/^./2/' good >hashvalue.txt
+	run -1 --separate-stderr env TMPDIR="$PWD/tmp" simtool 1000 16
+	[ "$output" = "" ]
+	printf '%s\n' "${stderr_lines[@]}" | LC_ALL=C sort >got
+	printf '%s\n' \
+		'fphash: hashvalue.txt:7: character 1 is not 0 or 1' \
+		'fphash: hashvalue.txt:7: character 1 is not 0 or 1' \
+		'simtool: stage fingerprints of article.txt failed' \
+		'simtool: stage fphash article.txt failed' \
+		'simtool: stage fphash sample.txt failed' >want
+	cmp got want
+	check 0 'old\n' '' cat result.txt
+	clean
+}

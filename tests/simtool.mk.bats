@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# simtool.mk: the simtool pipeline as make rules over kept intermediates.
+
+load helper
+
+mkfile="$BATS_TEST_DIRNAME/../pipelines/simtool.mk"
+
+# make with the rules, quiet; free of the flags of a make that runs the tests.
+mk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -f "$mkfile" "$@"
+}
+
+# The small corpus of simtool.bats (see there for the hand check).
+small() {
+	printf 'the a\n' >stopwords.txt
+	printf 'A1\napple apple banana\n\fA2\nbanana cherry the\n\fA3\ncherry cherry cherry date\n' >article.txt
+	printf '11001010\n10100110\n01100011\n00010000\n' >hashvalue.txt
+	printf '\nS1\nApple BANANA apple\n\fS2\nnothing here\n\f' >sample.txt
+	small4='S1\n0:A1 \n2:A3 \n3:A2 \nS2\n1:A2 \n2:A1 A3 \n'
+	small8='S1\n0:A1 \nS2\n2:A2 \n'
+}
+
+course() {
+	need_shared
+	cp "$shared/$1/article.txt" "$shared/$1/sample.txt" \
+		"$shared/$1/hashvalue.txt" "$shared/$1/stopwords.txt" .
+	chmod u+w ./*.txt
+}
+
+firstblock() {
+	awk 'NR > 1 && !/^[0-9]+:/ { exit } { print }' "$1"
+}
+
+# Date the inputs, then the intermediates, in the past; ref comes after
+# them, so "find -newer ref" lists what the next make writes.
+age() {
+	touch -t 199901010000 ./*.txt
+	touch -t 200001010000 simtool.work/* result.txt
+	touch -t 200001010001 ref
+}
+
+# The first word of each command make would run.
+commands() {
+	mk -n "$@" | awk '{ print $1 }'
+}
+
+@test "simtool.mk: small corpus" {
+	small
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' mk N=3 M=4
+	printf "$small4" >want
+	cmp result.txt want
+	[ -z "$(find . -name '*.tmp')" ]
+}
+
+@test "simtool.mk: a new M reuses the per-page counts" {
+	small
+	mk N=3 M=4 >/dev/null
+	age
+	check 0 'fphash\nfphash\nhamq\nfmtresult\nfmtresult\n' '' commands N=3 M=8
+	check 0 'S1\n0:A1 \n' '' mk N=3 M=8
+	printf "$small8" >want
+	cmp result.txt want
+	check 0 'result.txt\nsimtool.work/article.fp-3-8\nsimtool.work/matches-3-8-3\nsimtool.work/sample.fp-3-8\n' '' \
+		sh -c 'find result.txt simtool.work -newer ref -type f | LC_ALL=C sort'
+}
+
+@test "simtool.mk: result.txt is rebuilt when M changes back" {
+	small
+	mk N=3 M=4 >/dev/null
+	mk N=3 M=8 >/dev/null
+	age
+	check 0 'fmtresult\nfmtresult\n' '' commands N=3 M=4
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' mk N=3 M=4
+	printf "$small4" >want
+	cmp result.txt want
+	check 0 'result.txt\n' '' sh -c 'find result.txt simtool.work -newer ref -type f | LC_ALL=C sort'
+}
+
+@test "simtool.mk: a new N reuses the pages and word counts" {
+	small
+	mk N=3 M=4 >/dev/null
+	age
+	check 0 'topn\nwordfreq\nfphash\nwordfreq\nfphash\nhamq\nfmtresult\nfmtresult\n' '' \
+		commands N=2 M=4
+}
+
+@test "simtool.mk: a failed stage keeps result.txt and leaves no .tmp" {
+	small
+	printf 'old\n' >result.txt
+	run -2 --separate-stderr mk N=3 M=9
+	[ "$output" = "" ]
+	[ "${stderr_lines[0]}" = "fphash: hashvalue.txt:1: row has 8 bits, 9 needed" ]
+	check 0 'old\n' '' cat result.txt
+	[ -z "$(find . -name '*.tmp')" ]
+}
+
+@test "simtool.mk: the course data gives the official result" {
+	course course
+	firstblock "$shared/course/result(example).txt" >want.screen
+	cmpout 0 want.screen /dev/null mk N=1000 M=16
+	cmp result.txt "$shared/course/result(example).txt"
+}
+
+@test "simtool.mk: the CRLF course data gives the same result" {
+	course course-crlf
+	firstblock "$shared/course/result(example).txt" >want.screen
+	cmpout 0 want.screen /dev/null mk
+	cmp result.txt "$shared/course/result(example).txt"
+}
+
+@test "simtool.mk: same result as simtool on the course data, M=32" {
+	course course
+	simtool 1000 32 >screen.sh
+	mv result.txt result.sh
+	cmpout 0 screen.sh /dev/null mk N=1000 M=32
+	cmp result.txt result.sh
+}
