@@ -16,18 +16,21 @@ static char *query;
 static size_t querylen, querycap;
 static long long nblocks, curdist = -1;
 
-/* Write a field decoded; a bad escape is an error at r's line. */
-static int
-putfield(char *s, size_t n, const struct rdr *r)
-{
-	ptrdiff_t m = esc_decode(s, n);
+/* Decoded copies of the fields of one record, checked before anything is written. */
+static char *qdec, *iddec;
+static size_t qdeccap, iddeccap;
 
-	if (m < 0) {
+/* Decode field s into *buf; -1 after a diagnostic at r's line. */
+static ptrdiff_t
+decode(const char *s, size_t n, char **buf, size_t *cap, const struct rdr *r)
+{
+	ptrdiff_t m;
+
+	egrow(buf, cap, n + 1, 1);
+	memcpy(*buf, s, n);
+	if ((m = esc_decode(*buf, n)) < 0)
 		weprintf("%s:%ju: bad escape in ID", r->name, r->lineno);
-		return -1;
-	}
-	fwrite(s, 1, (size_t)m, stdout);
-	return 0;
+	return m;
 }
 
 static void
@@ -38,19 +41,17 @@ enddistline(void)
 	curdist = -1;
 }
 
-/* Start the block of query q; returns 0 when -n blocks are done. */
+/* Start the block of query q (its decoded form in qdec); 0 once -n blocks are done. */
 static int
-startblock(const char *q, size_t n, const struct rdr *r, int *err)
+startblock(const char *q, size_t n, size_t declen)
 {
 	enddistline();
 	if (nblocks++ == maxblocks)
 		return 0;
-	egrow(&query, &querycap, n + 1, 1);
+	egrow(&query, &querycap, n, 1);
 	memcpy(query, q, n);
 	querylen = n;
-	if (putfield(query, n, r) < 0)
-		*err = 1;
-	memcpy(query, q, n);	/* putfield decoded it in place */
+	fwrite(qdec, 1, declen, stdout);
 	putchar('\n');
 	return 1;
 }
@@ -63,7 +64,7 @@ fmtresult(const char *path, int *err)
 	char *line, *t1, *t2;
 	const char *errstr;
 	long long d;
-	ptrdiff_t n;
+	ptrdiff_t n, qlen, idlen;
 	int done = 0;
 
 	if (rdr_open(&r, path) < 0) {
@@ -73,7 +74,10 @@ fmtresult(const char *path, int *err)
 	while (!done && (n = rdr_line(&r, &line)) >= 0) {
 		if (!(t1 = memchr(line, '\t', (size_t)n))) {
 			/* a query header: its block, even if no match follows */
-			done = !startblock(line, (size_t)n, &r, err);
+			if ((qlen = decode(line, (size_t)n, &qdec, &qdeccap, &r)) < 0)
+				*err = 1;
+			else
+				done = !startblock(line, (size_t)n, (size_t)qlen);
 			continue;
 		}
 		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1)))) {
@@ -88,9 +92,17 @@ fmtresult(const char *path, int *err)
 			*err = 1;
 			continue;
 		}
+		if ((idlen = decode(t2 + 1, (size_t)(line + n - t2 - 1), &iddec, &iddeccap, &r)) < 0) {
+			*err = 1;
+			continue;
+		}
 		if (nblocks == 0 || (size_t)(t1 - line) != querylen ||
 		    memcmp(line, query, querylen)) {
-			if (!startblock(line, (size_t)(t1 - line), &r, err)) {
+			if ((qlen = decode(line, (size_t)(t1 - line), &qdec, &qdeccap, &r)) < 0) {
+				*err = 1;
+				continue;
+			}
+			if (!startblock(line, (size_t)(t1 - line), (size_t)qlen)) {
 				done = 1;
 				continue;
 			}
@@ -107,8 +119,7 @@ fmtresult(const char *path, int *err)
 			putchar(':');
 			curdist = d;
 		}
-		if (putfield(t2 + 1, (size_t)(line + n - t2 - 1), &r) < 0)
-			*err = 1;
+		fwrite(iddec, 1, (size_t)idlen, stdout);
 		putchar(' ');
 	}
 	if (rdr_close(&r))

@@ -84,7 +84,7 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			continue;
 		for (colon = e; colon > s && colon[-1] != ':'; colon--)
 			;
-		if (colon == s || (c = parsecount(colon, e)) < 0) {
+		if (colon <= s + 1 || (c = parsecount(colon, e)) < 0) {
 			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
 			    (int)(e - s), s);
 			return -1;

@@ -101,11 +101,17 @@ hamq(const char *path)
 {
 	struct rdr r;
 	struct fprec q;
-	int st;
+	int st, ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((st = fprec_read(&r, &q, &width)) > 0) {
+	while ((st = fprec_read(&r, &q, &width)) != 0) {
+		if (st < 0) {
+			ret = 1;
+			if (r.err)
+				break;
+			continue;	/* a bad record; the next ones still count */
+		}
 		if (aflag) {
 			fwrite(q.id, 1, q.idlen, stdout);
 			putchar('\n');
@@ -113,7 +119,7 @@ hamq(const char *path)
 		scan(&q);
 		putmatches(&q);
 	}
-	return rdr_close(&r) | (st < 0);
+	return rdr_close(&r) | ret;
 }
 
 static const char synopsis[] = "[-a] [-d distance] index [file ...]";

@@ -34,6 +34,8 @@ topn_read(const char *path)
 			ret = 1;
 			continue;
 		}
+		if (line[n - 1] == '\r')
+			line[n - 1] = '\0';
 		c = (unsigned long long)parsenum(tab + 1, 0, LLONG_MAX, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: count '%s' is %s", r.name, r.lineno, tab + 1, errstr);

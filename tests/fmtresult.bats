@@ -67,9 +67,9 @@ setup() {
 
 @test "fmtresult: a bad escape" {
 	printf 'q\nq\t0\tx\\q\nq\t0\ty\n' >in
-	check 1 'q\n0: y \n' 'fmtresult: in:2: bad escape in ID\n' fmtresult in
+	check 1 'q\n0:y \n' 'fmtresult: in:2: bad escape in ID\n' fmtresult in
 	printf 'q\\\n' >in
-	check 1 '\n' 'fmtresult: in:1: bad escape in ID\n' fmtresult in
+	check 1 '' 'fmtresult: in:1: bad escape in ID\n' fmtresult in
 }
 
 @test "fmtresult: distances out of order" {

@@ -144,3 +144,8 @@ fphash: in:6: bad count item 'apple:-1'
 fphash: in:3: bad count item 'bad'
 " fphash -f feat -m 4 -t tab in
 }
+
+@test "fphash: an item with no word is bad" {
+	printf 'a\t:3 apple:1\nb\tapple:1\n' >in
+	check 1 'b\t1100\n' "fphash: in:1: bad count item ':3'\n" fphash -f feat -m 4 -t tab in
+}

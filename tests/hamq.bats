@@ -79,14 +79,14 @@ setup() {
 
 @test "hamq: width differs between index and queries" {
 	printf 'r\t000\nq\t0000\n' >r
-	check 1 '' 'hamq: r:1: fingerprint has 3 bits, not 4 like the first\n' hamq idx r
+	check 1 'q\t0\ti1\nq\t0\ti5\nq\t1\ti3\nq\t1\ti6\nq\t2\ti4\n' 'hamq: r:1: fingerprint has 3 bits, not 4 like the first\n' hamq idx r
 	printf 'a\t0000\nb\t00000\n' >bad
 	check 1 '' 'hamq: bad:2: fingerprint has 5 bits, not 4 like the first\n' hamq bad q
 }
 
 @test "hamq: bad records" {
 	printf 'r\t0000\ns\t00a0\nt\t0000\n' >r
-	check 1 'r\t0\ti1\nr\t0\ti5\n' 'hamq: r:2: fingerprint character 3 is not 0 or 1\n' hamq -d 0 idx r
+	check 1 'r\t0\ti1\nr\t0\ti5\nt\t0\ti1\nt\t0\ti5\n' 'hamq: r:2: fingerprint character 3 is not 0 or 1\n' hamq -d 0 idx r
 	printf 'r0000\n' >r
 	check 1 '' 'hamq: r:1: no TAB between ID and fingerprint\n' hamq idx r
 	printf 'r\t\n' >r

@@ -82,3 +82,8 @@ topn: in:5: count '' is invalid
 	check 1 'a\t9223372036854775807\nb\t1\n' \
 		"topn: <stdin>:2: count of 'a' overflows\n" topn 5 <in
 }
+
+@test "topn: a trailing CR is ignored" {
+	printf 'a\t1\r\nb\t2\r\n' >in
+	check 0 'b\t2\na\t1\n' '' topn 5 in
+}
