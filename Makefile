@@ -30,9 +30,9 @@ bin/%: cmd/%.c lib/libsim.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libsim.a $(LDLIBS)
 
-bin/%: tools/%.c
+bin/%: tools/%.c lib/libsim.a $(LIBHDR)
 	@mkdir -p bin
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libsim.a $(LDLIBS)
 
 lib/%.o: lib/%.c $(LIBHDR)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

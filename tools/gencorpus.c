@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #define MAXARTICLES	10000000LL
 #define MAXSAMPLES	10000000LL
 #define MAXWORDS	100000000LL
@@ -122,7 +124,6 @@ struct out {
 	size_t n;
 };
 
-static const char *argv0 = "gencorpus";
 
 static int crlf;
 static long long narticles = 200, nsamples = 10, nunrelated = -1;
@@ -782,35 +783,6 @@ gencorpus(const char *dir)
 	free(tmp.v);
 }
 
-/* Like OpenBSD strtonum(3): digits only, so "-1", " 5" and "0x10" are refused. */
-static long long
-parsenum(const char *s, long long min, long long max, const char *what)
-{
-	unsigned long long v = 0;
-	const char *p, *err = NULL;
-
-	if (!*s)
-		err = "invalid";
-	for (p = s; *p && !err; p++) {
-		if (*p < '0' || *p > '9')
-			err = "invalid";
-		else if (v > (ULLONG_MAX - 9) / 10)
-			v = ULLONG_MAX;	/* saturate: reported as too large */
-		else
-			v = v * 10 + (unsigned)(*p - '0');
-	}
-	if (!err && v > (unsigned long long)max)
-		err = "too large";
-	if (!err && (long long)v < min)
-		err = "too small";
-	if (err) {
-		fprintf(stderr, "%s: %s '%s' is %s (allowed: %lld to %lld)\n",
-		    argv0, what, s, err, min, max);
-		exit(2);
-	}
-	return (long long)v;
-}
-
 static void
 usage(void)
 {
@@ -825,14 +797,15 @@ main(int argc, char *argv[])
 	const char *optu = NULL, *optl = NULL;
 	int c;
 
+	argv0 = "gencorpus";
 	opterr = 0;	/* one line on a usage error: ours */
 	while ((c = getopt(argc, argv, "L:a:cl:q:s:u:v:")) != -1) {
 		switch (c) {
 		case 'L':
-			maxwords = parsenum(optarg, 1, MAXWORDS, "maxwords");
+			maxwords = estrtonum(optarg, 1, MAXWORDS, "maxwords");
 			break;
 		case 'a':
-			narticles = parsenum(optarg, 1, MAXARTICLES, "articles");
+			narticles = estrtonum(optarg, 1, MAXARTICLES, "articles");
 			break;
 		case 'c':
 			crlf = 1;
@@ -841,16 +814,16 @@ main(int argc, char *argv[])
 			optl = optarg;	/* its range depends on -L */
 			break;
 		case 'q':
-			nsamples = parsenum(optarg, 0, MAXSAMPLES, "samples");
+			nsamples = estrtonum(optarg, 0, MAXSAMPLES, "samples");
 			break;
 		case 's':
-			seed = (uint64_t)parsenum(optarg, 0, LLONG_MAX, "seed");
+			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
 		case 'u':
 			optu = optarg;	/* its range depends on -q */
 			break;
 		case 'v':
-			nvocab = parsenum(optarg, MINVOCAB, MAXVOCAB, "vocab");
+			nvocab = estrtonum(optarg, MINVOCAB, MAXVOCAB, "vocab");
 			break;
 		default:
 			usage();
@@ -861,11 +834,11 @@ main(int argc, char *argv[])
 	if (argc != 1)
 		usage();
 	if (optl)
-		minwords = parsenum(optl, 1, maxwords, "minwords");
+		minwords = estrtonum(optl, 1, maxwords, "minwords");
 	else if (minwords > maxwords)
 		minwords = maxwords;
 	if (optu)
-		nunrelated = parsenum(optu, 0, nsamples, "unrelated");
+		nunrelated = estrtonum(optu, 0, nsamples, "unrelated");
 	else
 		nunrelated = nsamples < 2 ? nsamples : 2;
 

@@ -7,10 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #define MAXROWS	10000000LL
 #define MAXCOLS	4096
 
-static const char *argv0 = "genhash";
 static uint64_t state = 1;
 
 /* splitmix64: tiny, seedable with any value, same stream on every machine. */
@@ -22,35 +23,6 @@ next(void)
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
-}
-
-/* Like OpenBSD strtonum(3): digits only, so "-1", " 5" and "0x10" are refused. */
-static long long
-parsenum(const char *s, long long min, long long max, const char *what)
-{
-	unsigned long long v = 0;
-	const char *p, *err = NULL;
-
-	if (!*s)
-		err = "invalid";
-	for (p = s; *p && !err; p++) {
-		if (*p < '0' || *p > '9')
-			err = "invalid";
-		else if (v > (ULLONG_MAX - 9) / 10)
-			v = ULLONG_MAX;	/* saturate: reported as too large */
-		else
-			v = v * 10 + (unsigned)(*p - '0');
-	}
-	if (!err && v > (unsigned long long)max)
-		err = "too large";
-	if (!err && (long long)v < min)
-		err = "too small";
-	if (err) {
-		fprintf(stderr, "%s: %s '%s' is %s (allowed: %lld to %lld)\n",
-		    argv0, what, s, err, min, max);
-		exit(2);
-	}
-	return (long long)v;
 }
 
 static void
@@ -88,15 +60,15 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	static char buf[1 << 16];
 	long long rows;
 	int c, cols;
 
+	argv0 = "genhash";
 	opterr = 0;	/* one line on a usage error: ours */
 	while ((c = getopt(argc, argv, "s:")) != -1) {
 		switch (c) {
 		case 's':
-			state = (uint64_t)parsenum(optarg, 0, LLONG_MAX, "seed");
+			state = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
 		default:
 			usage();
@@ -106,15 +78,10 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc != 2)
 		usage();
-	rows = parsenum(argv[0], 1, MAXROWS, "rows");
-	cols = (int)parsenum(argv[1], 1, MAXCOLS, "cols");
+	rows = estrtonum(argv[0], 1, MAXROWS, "rows");
+	cols = (int)estrtonum(argv[1], 1, MAXCOLS, "cols");
 
-	setvbuf(stdout, buf, _IOFBF, sizeof buf);
+	setupstdout();
 	genhash(rows, cols);
-	if (fflush(stdout) == EOF || ferror(stdout) || fclose(stdout) == EOF) {
-		fprintf(stderr, "%s: <stdout>: write error: %s\n", argv0,
-		    strerror(errno));
-		return 1;
-	}
-	return 0;
+	return fshut(stdout, "<stdout>");
 }
