@@ -12,12 +12,14 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Ilib
 LDFLAGS =
 LDLIBS =
 
-TOOLS = docsplit wordfreq topn fphash hamq fmtresult
-LIBOBJ = lib/util.o lib/rdr.o lib/esc.o lib/tok.o lib/wtab.o lib/fp.o
-LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h
-DEVTOOLS = gencorpus genhash
+TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster
+LIBOBJ = lib/util.o lib/rdr.o lib/esc.o lib/tok.o lib/wtab.o lib/fp.o \
+	lib/hindex.o
+LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h \
+	lib/hindex.h
+DEVTOOLS = gencorpus genhash genfp
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
-	man/fmtresult.1 man/simtool.1
+	man/fmtresult.1 man/simtool.1 man/fpcluster.1
 MAN5 = man/simrec.5
 MAN7 = man/simtool.7
 
@@ -36,6 +38,9 @@ bin/%: tools/%.c lib/libsim.a $(LIBHDR)
 
 lib/%.o: lib/%.c $(LIBHDR)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The index answers queries on two threads.
+bin/hamq bin/fpcluster: LDLIBS += -pthread
 
 lib/libsim.a: $(LIBOBJ)
 	rm -f $@

@@ -1,0 +1,1172 @@
+/* hindex.c: an exact Hamming-distance index (see hindex.h). */
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hindex.h"
+#include "util.h"
+
+/*
+ * A bucket bigger than HIX_BIG gets a group of its own: scanning 64
+ * candidates costs about as much as the d + 1 lookups of a group (measured
+ * with bench/hamq.sh on skewed input). Groups nest at most HIX_DEPTH deep,
+ * and their sets hold at most as many entries in all as the index has
+ * uniques, so memory stays proportional to the index.
+ */
+enum {
+	HIX_BIG = 64,
+	HIX_DEPTH = 3,
+	HIX_MAXSEG = 8,
+	HIX_SMALL = 16,		/* slots up to this size are scanned, not searched */
+	HIX_MAXK = 24,		/* directory bits: at most 64 MiB per table */
+	IDGROUP = 16		/* 2^IDGROUP IDs share an idbase */
+};
+
+struct hixbuild {
+	uint64_t *infw;		/* input fingerprints in order, until hix_finish */
+	size_t infwcap;
+	char *idtext;
+	size_t idtextcap;
+	uint64_t *idbase;
+	size_t idbasecap;
+	uint32_t *idrel;
+	size_t idrelcap;
+	uint64_t *fw;
+	uint32_t *ustart, *upos;
+	int ownscore;		/* the arrays above are ours (not mapped) */
+
+	/* Tables being built (always ours). */
+	struct hixgrp *grp;
+	size_t grpcap;
+	struct hixtab *tab;
+	size_t tabcap;
+	struct hixchild *child;
+	size_t childcap;
+	uint32_t *perm;
+	uint64_t permcap;
+	uint32_t *dir;
+	uint64_t dircap;
+	uint64_t budget;	/* entries nested sets may still hold */
+	unsigned d;
+};
+
+void
+hix_init(struct hix *ix)
+{
+	memset(ix, 0, sizeof *ix);
+	ix->b = ecalloc(1, sizeof *ix->b);
+	ix->b->ownscore = 1;
+}
+
+int
+hix_add(struct hix *ix, const char *id, size_t idlen, const struct fp *f, unsigned m)
+{
+	struct hixbuild *b = ix->b;
+	uint32_t i = ix->n;
+	uint64_t rel;
+
+	if (i == UINT32_MAX - 1)
+		return -1;
+	if (i == 0) {
+		ix->m = m;
+		ix->nw = (m + 63) / 64;
+	}
+	egrow(&b->infw, &b->infwcap, ((size_t)i + 1) * ix->nw, sizeof *b->infw);
+	memcpy(b->infw + (size_t)i * ix->nw, f->w, ix->nw * sizeof *f->w);
+	egrow(&b->idrel, &b->idrelcap, (size_t)i + 2, sizeof *b->idrel);
+	if (i % (1u << IDGROUP) == 0) {
+		egrow(&b->idbase, &b->idbasecap, (i >> IDGROUP) + 1, sizeof *b->idbase);
+		b->idbase[i >> IDGROUP] = ix->idtextlen;
+	}
+	rel = ix->idtextlen - b->idbase[i >> IDGROUP];
+	if (rel + idlen > UINT32_MAX)
+		return -1;
+	b->idrel[i] = (uint32_t)rel;
+	egrow(&b->idtext, &b->idtextcap, ix->idtextlen + idlen + 1, 1);
+	memcpy(b->idtext + ix->idtextlen, id, idlen);
+	ix->idtextlen += idlen;
+	ix->n = i + 1;
+	return 0;
+}
+
+/* Digit p (11 bits, from the least significant) of the fingerprint at w. */
+static inline unsigned
+digit(const uint64_t *w, unsigned nw, unsigned p)
+{
+	uint64_t hi = nw == 2 ? w[0] : 0, lo = nw == 2 ? w[1] : w[0];
+	unsigned s = 11 * p;
+	uint64_t v;
+
+	if (s < 64) {
+		v = lo >> s;
+		if (s > 53)
+			v |= hi << (64 - s);
+	} else
+		v = hi >> (s - 64);
+	return (unsigned)(v & 2047);
+}
+
+/*
+ * Sort the positions by fingerprint (ties by position) with an LSD radix
+ * sort on indices, skipping digits that are the same everywhere, then
+ * group equal values.
+ */
+void
+hix_finish(struct hix *ix)
+{
+	struct hixbuild *b = ix->b;
+	unsigned nw = ix->nw, npass = nw * 64 / 11 + 1, p, dg;
+	uint32_t *cnt, *order, *tmp, *t, n = ix->n, i, u, nu;
+	uint64_t *fw;
+
+	/* The end of the last ID. */
+	egrow(&b->idrel, &b->idrelcap, (size_t)n + 1, sizeof *b->idrel);
+	if (n % (1u << IDGROUP) == 0) {
+		egrow(&b->idbase, &b->idbasecap, (n >> IDGROUP) + 1, sizeof *b->idbase);
+		b->idbase[n >> IDGROUP] = ix->idtextlen;
+	}
+	b->idrel[n] = (uint32_t)(ix->idtextlen - b->idbase[n >> IDGROUP]);
+	if (!b->idtext)
+		b->idtext = emalloc(1);
+
+	order = ereallocarray(NULL, (size_t)n + 1, sizeof *order);
+	tmp = ereallocarray(NULL, (size_t)n + 1, sizeof *tmp);
+	cnt = ecalloc((size_t)npass * 2048, sizeof *cnt);
+	for (i = 0; i < n; i++)
+		for (p = 0; p < npass; p++)
+			cnt[p * 2048 + digit(b->infw + (size_t)i * nw, nw, p)]++;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (p = 0; p < npass; p++) {
+		uint32_t *c = cnt + p * 2048, sum = 0, x;
+
+		for (dg = 0; dg < 2048; dg++)
+			if (c[dg] == n)
+				break;
+		if (dg < 2048)
+			continue;	/* one value everywhere: order stays */
+		for (dg = 0; dg < 2048; dg++) {
+			x = c[dg];
+			c[dg] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			tmp[c[digit(b->infw + (size_t)order[i] * nw, nw, p)]++] = order[i];
+		t = order;
+		order = tmp;
+		tmp = t;
+	}
+	free(cnt);
+	free(tmp);
+
+	nu = 0;
+	for (i = 0; i < n; i++)
+		if (i == 0 || memcmp(b->infw + (size_t)order[i] * nw,
+		    b->infw + (size_t)order[i - 1] * nw, nw * sizeof *fw))
+			nu++;
+	fw = ereallocarray(NULL, (size_t)nu * nw + 1, sizeof *fw);
+	b->ustart = ereallocarray(NULL, (size_t)nu + 1, sizeof *b->ustart);
+	for (i = 0, u = 0; i < n; i++)
+		if (i == 0 || memcmp(b->infw + (size_t)order[i] * nw,
+		    b->infw + (size_t)order[i - 1] * nw, nw * sizeof *fw)) {
+			memcpy(fw + (size_t)u * nw, b->infw + (size_t)order[i] * nw,
+			    nw * sizeof *fw);
+			b->ustart[u++] = i;
+		}
+	b->ustart[nu] = n;
+	free(b->infw);
+	b->infw = NULL;
+	b->fw = fw;
+	b->upos = order;
+	ix->nu = nu;
+	ix->fw = fw;
+	ix->ustart = b->ustart;
+	ix->upos = order;
+	ix->idtext = b->idtext;
+	ix->idbase = b->idbase;
+	ix->idrel = b->idrel;
+}
+
+const char *
+hix_id(const struct hix *ix, uint32_t i, size_t *len)
+{
+	uint64_t s = ix->idbase[i >> IDGROUP] + ix->idrel[i];
+	uint64_t e = ix->idbase[(i + 1) >> IDGROUP] + ix->idrel[i + 1];
+
+	*len = (size_t)(e - s);
+	return ix->idtext + s;
+}
+
+uint32_t *
+hix_posunique(const struct hix *ix)
+{
+	uint32_t *pu = ereallocarray(NULL, (size_t)ix->n + 1, sizeof *pu), u, j;
+
+	for (u = 0; u < ix->nu; u++)
+		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
+			pu[ix->upos[j]] = u;
+	return pu;
+}
+
+/* Segments of a mask; returns their number, or -1 if more than HIX_MAXSEG. */
+static int
+mkseg(const uint64_t mask[2], struct hixseg *s)
+{
+	int ns = 0;
+	unsigned w, j, e;
+
+	for (w = 0; w < 2; w++) {
+		for (j = 0; j < 64; j = e) {
+			if (!(mask[w] >> (63 - j) & 1)) {
+				e = j + 1;
+				continue;
+			}
+			for (e = j; e < 64 && mask[w] >> (63 - e) & 1; e++)
+				;
+			if (ns == HIX_MAXSEG)
+				return -1;
+			s[ns].word = (unsigned char)w;
+			s[ns].shift = (unsigned char)(64 - e);
+			s[ns].len = (unsigned char)(e - j);
+			ns++;
+		}
+	}
+	return ns;
+}
+
+/* The bits of w under the segments, concatenated (at most 64 of them). */
+static inline uint64_t
+segkey(const struct hixseg *s, unsigned ns, const uint64_t *w)
+{
+	uint64_t k = 0;
+	unsigned i;
+
+	for (i = 0; i < ns; i++) {
+		if (s[i].len == 64)
+			return w[s[i].word];
+		k = k << s[i].len | (w[s[i].word] >> s[i].shift &
+		    (((uint64_t)1 << s[i].len) - 1));
+	}
+	return k;
+}
+
+static inline uint64_t
+prefix(const struct hixtab *t, uint64_t key)
+{
+	return t->k == 0 ? 0 : key >> (t->width - t->k);
+}
+
+static inline uint32_t
+entry(const struct hix *ix, const struct hixtab *t, uint64_t i)
+{
+	return t->flags & HIX_IDENT ? (uint32_t)(t->off + i) : ix->perm[t->off + i];
+}
+
+static inline const uint64_t *
+fpw(const struct hix *ix, uint32_t u)
+{
+	return ix->fw + (size_t)u * ix->nw;
+}
+
+static unsigned
+floorlog2(uint64_t x)
+{
+	unsigned l = 0;
+
+	while (x >>= 1)
+		l++;
+	return l;
+}
+
+/* Directory bits for a table of size entries and width bits: slots hold 2 to 4 on average. */
+static unsigned
+dirbits(uint32_t size, unsigned width)
+{
+	unsigned k = size >= 4 ? floorlog2(size) - 1 : 0;
+
+	if (k > width)
+		k = width;
+	return k > HIX_MAXK ? HIX_MAXK : k;
+}
+
+struct kv {
+	uint64_t key;
+	uint32_t u;
+};
+
+static int
+kvcmp(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->u > y->u) - (x->u < y->u);
+}
+
+/*
+ * Sort entries e[0 .. n) by (key, unique), knowing they share the
+ * directory prefix; small runs by insertion, larger ones through qsort.
+ */
+static void
+sortslot(const struct hix *ix, const struct hixseg *s, unsigned ns, uint32_t *e, uint32_t n)
+{
+	struct kv *kv, small[HIX_SMALL];
+	uint32_t i, j;
+
+	if (n < 2)
+		return;
+	kv = n <= HIX_SMALL ? small : ereallocarray(NULL, n, sizeof *kv);
+	for (i = 0; i < n; i++) {
+		kv[i].key = segkey(s, ns, fpw(ix, e[i]));
+		kv[i].u = e[i];
+	}
+	if (n <= HIX_SMALL) {
+		for (i = 1; i < n; i++) {
+			struct kv x = kv[i];
+
+			for (j = i; j > 0 && kvcmp(&kv[j - 1], &x) > 0; j--)
+				kv[j] = kv[j - 1];
+			kv[j] = x;
+		}
+	} else
+		qsort(kv, n, sizeof *kv, kvcmp);
+	for (i = 0; i < n; i++)
+		e[i] = kv[i].u;
+	if (kv != small)
+		free(kv);
+}
+
+/*
+ * Fill table t (mask, width, k, flags and off set; for a table that is not
+ * HIX_IDENT, perm[off ..] holds the set in unique order) : sort it by block
+ * value if need be and fill its directory.
+ */
+static void
+filltab(struct hix *ix, struct hixtab *t, int sorted)
+{
+	struct hixseg s[HIX_MAXSEG];
+	unsigned ns = (unsigned)mkseg(t->mask, s);
+	uint32_t *d = ix->b->dir + t->dir, *e, *tmp, i, nslot = (uint32_t)1 << t->k, sum, x;
+
+	memset(d, 0, ((size_t)nslot + 1) * sizeof *d);
+	for (i = 0; i < t->size; i++)
+		d[prefix(t, segkey(s, ns, fpw(ix, entry(ix, t, i))))]++;
+	for (sum = 0, i = 0; i <= nslot; i++) {
+		x = d[i];
+		d[i] = sum;
+		sum += x;
+	}
+	if (sorted)
+		return;
+	/* Stable counting sort by prefix, then each slot by the whole block. */
+	e = ix->b->perm + t->off;
+	tmp = ereallocarray(NULL, (size_t)t->size + 1, sizeof *tmp);
+	for (i = 0; i < t->size; i++)
+		tmp[d[prefix(t, segkey(s, ns, fpw(ix, e[i])))]++] = e[i];
+	memcpy(e, tmp, (size_t)t->size * sizeof *e);
+	free(tmp);
+	/* d[i] now holds the end of slot i: shift back to starts. */
+	memmove(d + 1, d, (size_t)nslot * sizeof *d);
+	d[0] = 0;
+	if (t->width > t->k)
+		for (i = 0; i < nslot; i++)
+			sortslot(ix, s, ns, e + d[i], d[i + 1] - d[i]);
+}
+
+static uint32_t buildgrp(struct hix *ix, int ident, uint64_t off, uint32_t size,
+    const uint64_t freemask[2], unsigned depth, unsigned nthreads);
+
+/* Give the big buckets of table ti groups of their own. */
+static void
+bigbuckets(struct hix *ix, uint32_t ti, const uint64_t freemask[2], unsigned depth)
+{
+	struct hixbuild *b = ix->b;
+	struct hixtab t = b->tab[ti];
+	struct hixseg s[HIX_MAXSEG];
+	unsigned ns = (unsigned)mkseg(t.mask, s), nfree;
+	uint32_t nslot = (uint32_t)1 << t.k, i, j, lo, hi, first, c;
+	uint64_t key, fm[2];
+
+	nfree = popcount64(freemask[0]) + popcount64(freemask[1]) - t.width;
+	/* Sub-blocks of one bit hardly split a bucket. */
+	if (depth >= HIX_DEPTH || nfree < 2 * (b->d + 1) || t.width == 0)
+		return;
+	first = ix->nchild;
+	for (i = 0; i < nslot; i++) {
+		lo = b->dir[t.dir + i];
+		hi = b->dir[t.dir + i + 1];
+		if (hi - lo <= HIX_BIG)
+			continue;
+		for (j = lo; j < hi; j = c) {
+			key = segkey(s, ns, fpw(ix, entry(ix, &t, j)));
+			for (c = j + 1; c < hi && segkey(s, ns, fpw(ix, entry(ix, &t, c))) == key; c++)
+				;
+			if (c - j <= HIX_BIG || b->budget < c - j)
+				continue;
+			b->budget -= c - j;
+			egrow(&b->child, &b->childcap, (size_t)ix->nchild + 1, sizeof *b->child);
+			b->child[ix->nchild].start = j;
+			b->child[ix->nchild].end = c;
+			b->child[ix->nchild].grp = 0;
+			b->child[ix->nchild].pad = 0;
+			ix->nchild++;
+		}
+	}
+	b->tab[ti].child = first;
+	b->tab[ti].nchild = ix->nchild - first;
+	fm[0] = freemask[0] & ~t.mask[0];
+	fm[1] = freemask[1] & ~t.mask[1];
+	for (c = first; c < first + b->tab[ti].nchild; c++) {
+		j = b->child[c].start;
+		b->child[c].grp = buildgrp(ix, t.flags & HIX_IDENT, t.off + j,
+		    b->child[c].end - j, fm, depth + 1, 1);
+	}
+}
+
+struct filljob {
+	struct hix *ix;
+	uint32_t t0, nt, first, step;
+};
+
+static void *
+filljob(void *arg)
+{
+	struct filljob *j = arg;
+	uint32_t i;
+
+	for (i = j->first; i < j->nt; i += j->step)
+		filltab(j->ix, &j->ix->b->tab[j->t0 + i], i == 0);
+	return NULL;
+}
+
+/*
+ * A group over a set (entries off .. off + size of perm, or those uniques
+ * if ident) whose members agree outside freemask: split the free bits into
+ * d + 1 blocks, leftmost first, and build a table for each. The first
+ * table needs no sorting: a set in unique order is in order of its
+ * leftmost free bits.
+ */
+static uint32_t
+buildgrp(struct hix *ix, int ident, uint64_t off, uint32_t size, const uint64_t freemask[2],
+    unsigned depth, unsigned nthreads)
+{
+	struct hixbuild *b = ix->b;
+	unsigned nt = b->d + 1, nfree = 0, bi, w, j, pos[FP_MAXBITS];
+	uint32_t g = ix->ngrp, t0 = ix->ntab, i;
+	struct hixseg s[HIX_MAXSEG];
+	struct filljob job[2];
+	pthread_t th;
+	int threaded = 0;
+
+	for (j = 0; j < FP_MAXBITS; j++)
+		if (freemask[j >> 6] >> (63 - (j & 63)) & 1)
+			pos[nfree++] = j;
+	egrow(&b->grp, &b->grpcap, (size_t)g + 1, sizeof *b->grp);
+	b->grp[g].tab = t0;
+	b->grp[g].ntab = nt;
+	ix->ngrp = g + 1;
+	egrow(&b->tab, &b->tabcap, (size_t)t0 + nt, sizeof *b->tab);
+	ix->ntab = t0 + nt;
+	for (bi = 0, j = 0; bi < nt; bi++) {
+		struct hixtab *t = &b->tab[t0 + bi];
+
+		memset(t, 0, sizeof *t);
+		w = nfree / nt + (bi < nfree % nt);
+		t->width = w;
+		for (; w > 0; w--, j++)
+			t->mask[pos[j] >> 6] |= (uint64_t)1 << (63 - (pos[j] & 63));
+		if (mkseg(t->mask, s) < 0)
+			eprintf("internal error: block in too many pieces");
+		t->size = size;
+		t->k = dirbits(size, t->width);
+		t->dir = ix->ndir;
+		ix->ndir += ((uint64_t)1 << t->k) + 1;
+		if (ix->ndir > b->dircap)
+			eprintf("internal error: directory space");
+		if (bi == 0) {
+			t->flags = ident ? HIX_IDENT : 0;
+			t->off = off;
+			continue;
+		}
+		t->off = ix->nperm;
+		ix->nperm += size;
+		if (ix->nperm > b->permcap)
+			eprintf("internal error: table space");
+		if (ident)
+			for (i = 0; i < size; i++)
+				b->perm[t->off + i] = (uint32_t)(off + i);
+		else
+			memcpy(b->perm + t->off, b->perm + off, (size_t)size * sizeof *b->perm);
+	}
+	for (i = 0; i < 2; i++) {
+		job[i].ix = ix;
+		job[i].t0 = t0;
+		job[i].nt = nt;
+		job[i].first = i;
+		job[i].step = 1;
+	}
+	/* Tables are independent: two threads fill alternate ones. */
+	if (nthreads > 1 && nt > 1 && size >= 65536) {
+		job[0].step = job[1].step = 2;
+		threaded = pthread_create(&th, NULL, filljob, &job[1]) == 0;
+		if (!threaded)
+			job[0].step = 1;
+	}
+	filljob(&job[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	for (bi = 0; bi < nt; bi++)
+		bigbuckets(ix, t0 + bi, freemask, depth);
+	return g;
+}
+
+static void
+freetables(struct hix *ix)
+{
+	struct hixbuild *b = ix->b;
+
+	free(b->grp);
+	free(b->tab);
+	free(b->child);
+	free(b->perm);
+	free(b->dir);
+	b->grp = NULL;
+	b->tab = NULL;
+	b->child = NULL;
+	b->perm = NULL;
+	b->dir = NULL;
+	b->grpcap = b->tabcap = b->childcap = 0;
+	b->permcap = b->dircap = 0;
+	free(ix->seg);
+	free(ix->nseg);
+	ix->seg = NULL;
+	ix->nseg = NULL;
+	ix->hastab = 0;
+	ix->ngrp = ix->ntab = ix->nchild = 0;
+	ix->nperm = ix->ndir = 0;
+	ix->grp = NULL;
+	ix->tab = NULL;
+	ix->child = NULL;
+	ix->perm = NULL;
+	ix->dir = NULL;
+}
+
+/* Derive the segments of every table; -1 if a mask has too many pieces. */
+static int
+mksegs(struct hix *ix)
+{
+	uint32_t t;
+	int ns;
+
+	ix->seg = ereallocarray(NULL, (size_t)ix->ntab + 1, sizeof *ix->seg);
+	ix->nseg = emalloc((size_t)ix->ntab + 1);
+	for (t = 0; t < ix->ntab; t++) {
+		if ((ns = mkseg(ix->tab[t].mask, ix->seg[t])) < 0)
+			return -1;
+		ix->nseg[t] = (unsigned char)ns;
+	}
+	return 0;
+}
+
+void
+hix_tables(struct hix *ix, unsigned d, unsigned nthreads)
+{
+	struct hixbuild *b = ix->b;
+	uint64_t all[2] = { 0, 0 }, nested;
+	unsigned j;
+
+	freetables(ix);
+	b->d = d;
+	ix->tdist = d;
+	ix->hastab = 1;
+	/* Distance 0 is a binary search; an empty index needs nothing. */
+	if (d == 0 || ix->nu == 0 || d >= FP_MAXBITS)
+		goto done;
+	for (j = 0; j < ix->m; j++)
+		all[j >> 6] |= (uint64_t)1 << (63 - (j & 63));
+	/*
+	 * Reserve the most the tables can take: pages never touched cost
+	 * nothing, and nothing moves while tables are filled in parallel.
+	 */
+	b->budget = ix->nu;
+	nested = b->budget;
+	b->permcap = (uint64_t)d * (ix->nu + nested) + 1;
+	b->dircap = (uint64_t)(d + 1) * ((ix->nu + nested) / 2 + 2 * (2 + nested / HIX_BIG)) + 1;
+	b->perm = ereallocarray(NULL, b->permcap, sizeof *b->perm);
+	b->dir = ereallocarray(NULL, b->dircap, sizeof *b->dir);
+	ix->perm = b->perm;
+	ix->dir = b->dir;
+	buildgrp(ix, 1, 0, ix->nu, all, 0, nthreads);
+done:
+	ix->grp = b->grp;
+	ix->tab = b->tab;
+	ix->child = b->child;
+	ix->perm = b->perm;
+	ix->dir = b->dir;
+	if (mksegs(ix) < 0)
+		eprintf("internal error: segments");
+}
+
+void
+hix_free(struct hix *ix)
+{
+	struct hixbuild *b = ix->b;
+
+	freetables(ix);
+	if (b->ownscore) {
+		free(b->infw);
+		free(b->idtext);
+		free(b->idbase);
+		free(b->idrel);
+		free(b->fw);
+		free(b->ustart);
+		free(b->upos);
+	}
+	if (ix->map)
+		munmap(ix->map, ix->maplen);
+	free(b);
+	memset(ix, 0, sizeof *ix);
+}
+
+/*
+ * Estimated costs, in units of one popcount in a scan, measured on this
+ * machine (bench/hamq.sh): a lookup in a table, a candidate checked through
+ * a table, and the build per entry of a table.
+ */
+#define COST_LOOKUP	40.0
+#define COST_CAND	4.0
+#define COST_BUILD	60.0
+
+int
+hix_useindex(const struct hix *ix, unsigned d, double nq)
+{
+	double nu = ix->nu, w, cand, idx, build;
+
+	if (d == 0)
+		return 1;	/* a binary search: no tables to build */
+	if (d + 1 > ix->m || ix->nu == 0)
+		return 0;
+	w = ix->m / (d + 1);
+	cand = nu / (w >= 63 ? 9.2e18 : (double)((uint64_t)1 << (unsigned)w));
+	idx = (d + 1) * (COST_LOOKUP + COST_CAND * (cand + 1));
+	build = ix->hastab && ix->tdist >= d ? 0 : COST_BUILD * (d + 1) * nu;
+	return nq * idx + build < nq * nu;
+}
+
+static inline void
+addhit(struct hixhits *h, uint32_t u, unsigned d)
+{
+	if (h->n == h->cap) {
+		egrow(&h->u, &h->cap, h->n + 1, sizeof *h->u);
+		h->dist = erealloc(h->dist, h->cap);
+	}
+	h->u[h->n] = u;
+	h->dist[h->n++] = (unsigned char)d;
+}
+
+struct qctx {
+	const struct hix *ix;
+	uint64_t q[2];
+	unsigned d;
+	struct hixhits *h;
+	unsigned nexcl;
+	uint64_t excl[(FP_MAXBITS + 1) * (HIX_DEPTH + 1)][2];
+};
+
+/* Candidate u, found through a table with mask m: count it if it is within d and first found here. */
+static inline void
+check(struct qctx *c, uint32_t u, const uint64_t m[2])
+{
+	const uint64_t *w = fpw(c->ix, u);
+	uint64_t x0 = w[0] ^ c->q[0], x1 = c->ix->nw == 2 ? w[1] ^ c->q[1] : 0;
+	unsigned dist, e;
+
+	if ((x0 & m[0]) | (x1 & m[1]))
+		return;
+	if ((dist = popcount64(x0) + popcount64(x1)) > c->d)
+		return;
+	for (e = 0; e < c->nexcl; e++)
+		if (!((x0 & c->excl[e][0]) | (x1 & c->excl[e][1])))
+			return;
+	addhit(c->h, u, dist);
+}
+
+static void
+qgrp(struct qctx *c, uint32_t g)
+{
+	const struct hix *ix = c->ix;
+	const struct hixtab *t;
+	const struct hixchild *ch;
+	uint32_t ti, bi, lo, hi, a, z, mid;
+	unsigned ns, nexcl0 = c->nexcl;
+	uint64_t key, slot;
+	const struct hixseg *s;
+
+	for (bi = 0; bi < ix->grp[g].ntab; bi++) {
+		ti = ix->grp[g].tab + bi;
+		t = &ix->tab[ti];
+		s = ix->seg[ti];
+		ns = ix->nseg[ti];
+		key = segkey(s, ns, c->q);
+		slot = prefix(t, key);
+		lo = ix->dir[t->dir + slot];
+		hi = ix->dir[t->dir + slot + 1];
+		if (hi - lo > HIX_SMALL) {
+			/* The bucket: the run of entries with this block value. */
+			for (a = lo, z = hi; a < z;) {
+				mid = a + (z - a) / 2;
+				if (segkey(s, ns, fpw(ix, entry(ix, t, mid))) < key)
+					a = mid + 1;
+				else
+					z = mid;
+			}
+			lo = a;
+			for (z = hi; a < z;) {
+				mid = a + (z - a) / 2;
+				if (segkey(s, ns, fpw(ix, entry(ix, t, mid))) <= key)
+					a = mid + 1;
+				else
+					z = mid;
+			}
+			hi = a;
+			if (hi - lo > HIX_BIG && t->nchild) {
+				for (a = t->child, z = t->child + t->nchild; a < z;) {
+					mid = a + (z - a) / 2;
+					if (ix->child[mid].start < lo)
+						a = mid + 1;
+					else
+						z = mid;
+				}
+				ch = &ix->child[a];
+				if (a < t->child + t->nchild && ch->start == lo) {
+					qgrp(c, ch->grp);
+					goto next;
+				}
+			}
+		}
+		for (a = lo; a < hi; a++)
+			check(c, entry(ix, t, a), t->mask);
+next:
+		c->excl[c->nexcl][0] = t->mask[0];
+		c->excl[c->nexcl][1] = t->mask[1];
+		c->nexcl++;
+	}
+	c->nexcl = nexcl0;
+}
+
+void
+hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab, struct hixhits *h)
+{
+	struct qctx c;
+	const uint64_t *w;
+	uint64_t q0 = q->w[0], q1 = q->w[1];
+	uint32_t u, a, z, mid;
+	int cmp;
+
+	if (ix->nu == 0)
+		return;
+	if (usetab && d == 0) {
+		/* Binary search for the value itself. */
+		for (a = 0, z = ix->nu; a < z;) {
+			mid = a + (z - a) / 2;
+			w = fpw(ix, mid);
+			cmp = w[0] != q0 ? (w[0] < q0 ? -1 : 1) :
+			    ix->nw == 2 && w[1] != q1 ? (w[1] < q1 ? -1 : 1) : 0;
+			if (cmp == 0) {
+				addhit(h, mid, 0);
+				return;
+			}
+			if (cmp < 0)
+				a = mid + 1;
+			else
+				z = mid;
+		}
+		return;
+	}
+	if (usetab && ix->hastab && ix->ngrp > 0 && d <= ix->tdist) {
+		c.ix = ix;
+		c.q[0] = q0;
+		c.q[1] = ix->nw == 2 ? q1 : 0;
+		c.d = d;
+		c.h = h;
+		c.nexcl = 0;
+		qgrp(&c, 0);
+		return;
+	}
+	/* The scan: one popcount per distinct value. */
+	w = ix->fw;
+	if (ix->nw == 1) {
+		for (u = 0; u < ix->nu; u++)
+			if (popcount64(w[u] ^ q0) <= d)
+				addhit(h, u, popcount64(w[u] ^ q0));
+	} else {
+		for (u = 0; u < ix->nu; u++, w += 2)
+			if (popcount64(w[0] ^ q0) + popcount64(w[1] ^ q1) <= d)
+				addhit(h, u, popcount64(w[0] ^ q0) + popcount64(w[1] ^ q1));
+	}
+}
+
+/*
+ * The index file: a header, then the arrays, each at a multiple of 8
+ * bytes, in the byte order of the machine that wrote it. The checksum
+ * covers everything after the header.
+ */
+#define HIX_MAGIC	"\211HAMQIX\n"
+#define HIX_VERSION	1
+#define HIX_ORDER	UINT64_C(0x0102030405060708)
+
+enum { S_FW, S_USTART, S_UPOS, S_IDBASE, S_IDREL, S_IDTEXT, S_GRP, S_TAB, S_CHILD,
+	S_PERM, S_DIR, NSEC };
+
+struct hixhdr {
+	char magic[8];
+	uint64_t version, order, size, sum;
+	uint64_t m, nw, n, nu, idtextlen, hastab, tdist, ngrp, ntab, nchild, nperm, ndir;
+	uint64_t off[NSEC];
+};
+
+struct sum {
+	uint64_t h, part;
+	unsigned npart;
+};
+
+static void
+sumword(struct sum *s, uint64_t w)
+{
+	s->h = (s->h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+	s->h ^= s->h >> 29;
+}
+
+static void
+sumbytes(struct sum *s, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	uint64_t w;
+
+	while (n > 0 && s->npart > 0) {
+		s->part |= (uint64_t)*c++ << (8 * s->npart);
+		n--;
+		if (++s->npart == 8) {
+			sumword(s, s->part);
+			s->npart = 0;
+			s->part = 0;
+		}
+	}
+	for (; n >= 8; n -= 8, c += 8) {
+		memcpy(&w, c, 8);
+		/* Little-endian value of the bytes, whatever the machine. */
+		w = (uint64_t)c[0] | (uint64_t)c[1] << 8 | (uint64_t)c[2] << 16 |
+		    (uint64_t)c[3] << 24 | (uint64_t)c[4] << 32 | (uint64_t)c[5] << 40 |
+		    (uint64_t)c[6] << 48 | (uint64_t)c[7] << 56;
+		sumword(s, w);
+	}
+	for (; n > 0; n--) {
+		s->part |= (uint64_t)*c++ << (8 * s->npart);
+		if (++s->npart == 8) {
+			sumword(s, s->part);
+			s->npart = 0;
+			s->part = 0;
+		}
+	}
+}
+
+/* The lengths of the sections for the counts in h. */
+static void
+seclens(const struct hixhdr *h, uint64_t len[NSEC])
+{
+	len[S_FW] = h->nu * h->nw * 8;
+	len[S_USTART] = (h->nu + 1) * 4;
+	len[S_UPOS] = h->n * 4;
+	len[S_IDBASE] = ((h->n >> IDGROUP) + 1) * 8;
+	len[S_IDREL] = (h->n + 1) * 4;
+	len[S_IDTEXT] = h->idtextlen;
+	len[S_GRP] = h->ngrp * sizeof(struct hixgrp);
+	len[S_TAB] = h->ntab * sizeof(struct hixtab);
+	len[S_CHILD] = h->nchild * sizeof(struct hixchild);
+	len[S_PERM] = h->nperm * 4;
+	len[S_DIR] = h->ndir * 4;
+}
+
+int
+hix_isfile(const char *path)
+{
+	char buf[8];
+	struct stat st;
+	int fd, ret = 0;
+
+	if (!strcmp(path, "-") || (fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
+	    pread(fd, buf, 8, 0) == 8 && !memcmp(buf, HIX_MAGIC, 8))
+		ret = 1;
+	close(fd);
+	return ret;
+}
+
+int
+hix_save(const struct hix *ix, const char *path)
+{
+	static const char zero[8];
+	struct hixhdr h;
+	struct sum s = { 0, 0, 0 };
+	uint64_t len[NSEC], at;
+	const void *sec[NSEC];
+	FILE *f;
+	int i, pass;
+
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, HIX_MAGIC, 8);
+	h.version = HIX_VERSION;
+	h.order = HIX_ORDER;
+	h.m = ix->m;
+	h.nw = ix->nw;
+	h.n = ix->n;
+	h.nu = ix->nu;
+	h.idtextlen = ix->idtextlen;
+	h.hastab = (uint64_t)ix->hastab;
+	h.tdist = ix->tdist;
+	if (ix->hastab) {
+		h.ngrp = ix->ngrp;
+		h.ntab = ix->ntab;
+		h.nchild = ix->nchild;
+		h.nperm = ix->nperm;
+		h.ndir = ix->ndir;
+	}
+	seclens(&h, len);
+	sec[S_FW] = ix->fw;
+	sec[S_USTART] = ix->ustart;
+	sec[S_UPOS] = ix->upos;
+	sec[S_IDBASE] = ix->idbase;
+	sec[S_IDREL] = ix->idrel;
+	sec[S_IDTEXT] = ix->idtext;
+	sec[S_GRP] = ix->grp;
+	sec[S_TAB] = ix->tab;
+	sec[S_CHILD] = ix->child;
+	sec[S_PERM] = ix->perm;
+	sec[S_DIR] = ix->dir;
+	for (at = sizeof h, i = 0; i < NSEC; i++) {
+		h.off[i] = at;
+		at += (len[i] + 7) / 8 * 8;
+	}
+	h.size = at;
+	if (!(f = fopen(path, "w"))) {
+		weprintf("%s:", path);
+		return -1;
+	}
+	/* Pass 0 sums, pass 1 writes. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			h.sum = s.h;
+			fwrite(&h, sizeof h, 1, f);
+		}
+		for (i = 0; i < NSEC; i++) {
+			size_t pad = (size_t)((8 - len[i] % 8) % 8);
+
+			if (pass == 0) {
+				if (len[i])
+					sumbytes(&s, sec[i], (size_t)len[i]);
+				sumbytes(&s, zero, pad);
+			} else {
+				if (len[i])
+					fwrite(sec[i], 1, (size_t)len[i], f);
+				fwrite(zero, 1, pad, f);
+			}
+		}
+	}
+	if (fflush(f) == EOF || ferror(f)) {
+		weprintf("%s: write error:", path);
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f) == EOF) {
+		weprintf("%s: close error:", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check what the lookups rely on, so that a bad file cannot crash them. */
+static const char *
+validate(struct hix *ix)
+{
+	uint64_t nslot, i, e, prev, s;
+	uint32_t g, t, c, nt = ix->tdist + 1, *depth;
+	const struct hixtab *tp;
+
+	if (ix->ustart[0] != 0 || ix->ustart[ix->nu] != ix->n)
+		return "bad distinct-value table";
+	for (i = 0; i < ix->nu; i++)
+		if (ix->ustart[i] >= ix->ustart[i + 1])
+			return "bad distinct-value table";
+	for (i = 0; i < ix->n; i++)
+		if (ix->upos[i] >= ix->n)
+			return "bad position table";
+	for (prev = 0, i = 0; i <= ix->n; i++) {
+		s = ix->idbase[i >> IDGROUP] + ix->idrel[i];
+		if (s < prev || s > ix->idtextlen)
+			return "bad ID table";
+		prev = s;
+	}
+	if (!ix->hastab)
+		return NULL;
+	if (ix->tdist >= FP_MAXBITS || (ix->ngrp > 0 && (uint64_t)ix->ngrp * nt != ix->ntab))
+		return "bad table counts";
+	for (i = 0; i < ix->nperm; i++)
+		if (ix->perm[i] >= ix->nu)
+			return "bad table entry";
+	for (g = 0; g < ix->ngrp; g++)
+		if (ix->grp[g].tab != (uint64_t)g * nt || ix->grp[g].ntab != nt)
+			return "bad group";
+	for (t = 0; t < ix->ntab; t++) {
+		tp = &ix->tab[t];
+		if ((ix->m <= 64 && tp->mask[1]) ||
+		    (ix->m < 64 && tp->mask[0] << ix->m) ||
+		    (ix->m > 64 && ix->m < 128 && tp->mask[1] << (ix->m - 64)))
+			return "table mask outside the fingerprint";
+		if (tp->width != popcount64(tp->mask[0]) + popcount64(tp->mask[1]) ||
+		    tp->width > 64 || tp->k > tp->width || tp->k > HIX_MAXK)
+			return "bad table width";
+		nslot = (uint64_t)1 << tp->k;
+		if (tp->dir > ix->ndir || nslot + 1 > ix->ndir - tp->dir)
+			return "table directory out of range";
+		if (ix->dir[tp->dir] != 0 || ix->dir[tp->dir + nslot] != tp->size)
+			return "bad table directory";
+		for (i = 0; i < nslot; i++)
+			if (ix->dir[tp->dir + i] > ix->dir[tp->dir + i + 1])
+				return "bad table directory";
+		e = tp->flags & HIX_IDENT ? ix->nu : ix->nperm;
+		if ((tp->flags & ~(uint32_t)HIX_IDENT) || tp->off > e || tp->size > e - tp->off)
+			return "table entries out of range";
+		if (tp->child > ix->nchild || tp->nchild > ix->nchild - tp->child)
+			return "table buckets out of range";
+	}
+	if (mksegs(ix) < 0)
+		return "table mask in too many pieces";
+	/* Buckets lead to later groups only, at most HIX_DEPTH deep. */
+	depth = ecalloc((size_t)ix->ngrp + 1, sizeof *depth);
+	for (t = 0; t < ix->ntab; t++) {
+		tp = &ix->tab[t];
+		for (c = tp->child; c < tp->child + tp->nchild; c++) {
+			const struct hixchild *ch = &ix->child[c];
+
+			if (ch->start >= ch->end || ch->end > tp->size ||
+			    ch->grp <= t / nt || ch->grp >= ix->ngrp ||
+			    depth[t / nt] + 1 > HIX_DEPTH ||
+			    (c > tp->child && ch->start < ix->child[c - 1].end)) {
+				free(depth);
+				return "bad bucket table";
+			}
+			depth[ch->grp] = depth[t / nt] + 1;
+		}
+	}
+	free(depth);
+	return NULL;
+}
+
+int
+hix_open(struct hix *ix, const char *path)
+{
+	struct hixhdr h;
+	struct stat st;
+	struct sum s = { 0, 0, 0 };
+	uint64_t len[NSEC];
+	const char *err = NULL, *base;
+	void *map = NULL;
+	int fd, i;
+
+	hix_init(ix);
+	ix->b->ownscore = 0;
+	if ((fd = open(path, O_RDONLY)) < 0) {
+		weprintf("%s:", path);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		weprintf("%s:", path);
+		close(fd);
+		return -1;
+	}
+	if ((uint64_t)st.st_size < sizeof h) {
+		close(fd);
+		weprintf("%s: index file truncated (%ju bytes, less than its header)", path,
+		    (uintmax_t)st.st_size);
+		return -1;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		weprintf("%s: mmap:", path);
+		return -1;
+	}
+	ix->map = map;
+	ix->maplen = (size_t)st.st_size;
+	base = map;
+	memcpy(&h, base, sizeof h);
+	if (memcmp(h.magic, HIX_MAGIC, 8))
+		err = "not an index file (bad magic number)";
+	else if (h.order != HIX_ORDER)
+		err = "index file written on a machine of another byte order";
+	else if (h.version != HIX_VERSION)
+		err = "index file version not supported";
+	else if (h.size != (uint64_t)st.st_size)
+		err = h.size > (uint64_t)st.st_size ? "index file truncated" :
+		    "index file has trailing bytes";
+	if (err)
+		goto bad;
+	if (h.m > FP_MAXBITS || h.nw != (h.m + 63) / 64 || h.n >= UINT32_MAX ||
+	    h.nu > h.n || (h.n == 0) != (h.m == 0 && h.nu == 0) || h.hastab > 1 ||
+	    h.tdist >= FP_MAXBITS || h.ngrp >= UINT32_MAX || h.ntab >= UINT32_MAX ||
+	    h.nchild >= UINT32_MAX || h.nperm > h.size || h.ndir > h.size ||
+	    h.idtextlen > h.size) {
+		err = "bad counts in index file header";
+		goto bad;
+	}
+	seclens(&h, len);
+	for (i = 0; i < NSEC; i++)
+		if (h.off[i] % 8 || h.off[i] < sizeof h || h.off[i] > h.size ||
+		    len[i] > h.size - h.off[i]) {
+			err = "index file section out of range";
+			goto bad;
+		}
+	sumbytes(&s, base + sizeof h, (size_t)(h.size - sizeof h));
+	if (s.npart || s.h != h.sum) {
+		err = "index file corrupt (checksum mismatch)";
+		goto bad;
+	}
+	ix->m = (unsigned)h.m;
+	ix->nw = (unsigned)h.nw;
+	ix->n = (uint32_t)h.n;
+	ix->nu = (uint32_t)h.nu;
+	ix->idtextlen = h.idtextlen;
+	ix->fw = (const uint64_t *)(const void *)(base + h.off[S_FW]);
+	ix->ustart = (const uint32_t *)(const void *)(base + h.off[S_USTART]);
+	ix->upos = (const uint32_t *)(const void *)(base + h.off[S_UPOS]);
+	ix->idbase = (const uint64_t *)(const void *)(base + h.off[S_IDBASE]);
+	ix->idrel = (const uint32_t *)(const void *)(base + h.off[S_IDREL]);
+	ix->idtext = base + h.off[S_IDTEXT];
+	ix->hastab = (int)h.hastab;
+	ix->tdist = (unsigned)h.tdist;
+	ix->ngrp = (uint32_t)h.ngrp;
+	ix->ntab = (uint32_t)h.ntab;
+	ix->nchild = (uint32_t)h.nchild;
+	ix->nperm = h.nperm;
+	ix->ndir = h.ndir;
+	ix->grp = (const struct hixgrp *)(const void *)(base + h.off[S_GRP]);
+	ix->tab = (const struct hixtab *)(const void *)(base + h.off[S_TAB]);
+	ix->child = (const struct hixchild *)(const void *)(base + h.off[S_CHILD]);
+	ix->perm = (const uint32_t *)(const void *)(base + h.off[S_PERM]);
+	ix->dir = (const uint32_t *)(const void *)(base + h.off[S_DIR]);
+	if ((err = validate(ix)))
+		goto bad;
+	return 0;
+bad:
+	weprintf("%s: %s", path, err);
+	hix_free(ix);
+	return -1;
+}
