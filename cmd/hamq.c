@@ -189,6 +189,16 @@ answerchunk(struct worker *w, size_t c)
 
 	o->len = 0;
 	for (q = c * CHUNK; q < end; q++) {
+		if (usetab && q + 2 < end) {
+			if (!sflag)
+				hix_prefetch(&ix, &batch.fp[q + 2]);
+			else {
+				memset(&f, 0, sizeof f);
+				u = posu[batch.first + (uint32_t)q + 2];
+				memcpy(f.w, ix.fw + (size_t)u * ix.nw, ix.nw * sizeof *f.w);
+				hix_prefetch(&ix, &f);
+			}
+		}
 		if (!sflag) {
 			answer(w, o, batch.idtext + batch.idoff[q], batch.idoff[q + 1] -
 			    batch.idoff[q], &batch.fp[q], -1);

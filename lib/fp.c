@@ -43,7 +43,21 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 		return -1;
 	}
 	memset(&rec->fp, 0, sizeof rec->fp);
-	for (j = 0; j < m; j++) {
+	/* Eight characters at a time while they are all 0 or 1. */
+	for (j = 0; j + 8 <= m; j += 8) {
+		const unsigned char *c = (const unsigned char *)bits + j;
+		uint64_t x = (uint64_t)c[0] | (uint64_t)c[1] << 8 | (uint64_t)c[2] << 16 |
+		    (uint64_t)c[3] << 24 | (uint64_t)c[4] << 32 | (uint64_t)c[5] << 40 |
+		    (uint64_t)c[6] << 48 | (uint64_t)c[7] << 56;
+
+		x -= UINT64_C(0x3030303030303030);
+		if (x & ~UINT64_C(0x0101010101010101))
+			break;
+		/* Gather the low bit of each byte, the first character leftmost. */
+		x = (x * UINT64_C(0x8040201008040201)) >> 56;
+		rec->fp.w[j >> 6] |= x << (56 - (j & 63));
+	}
+	for (; j < m; j++) {
 		if (bits[j] == '1')
 			fp_setbit(&rec->fp, (unsigned)j);
 		else if (bits[j] != '0') {

@@ -28,6 +28,25 @@ enum {
 	IDGROUP = 16		/* 2^IDGROUP IDs share an idbase */
 };
 
+/*
+ * Lookups are bound by cache misses on candidates: issue them together.
+ * Where the compiler can, the lookup and scan code is also compiled for
+ * the popcnt instruction, chosen when the program starts.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p)	__builtin_prefetch(p)
+#else
+#define PREFETCH(p)	((void)0)
+#endif
+#if defined(__has_attribute) && defined(__x86_64__) && defined(__linux__)
+#if __has_attribute(target_clones)
+#define CLONES	__attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef CLONES
+#define CLONES
+#endif
+
 struct hixbuild {
 	uint64_t *infw;		/* input fingerprints in order, until hix_finish */
 	size_t infwcap;
@@ -685,9 +704,11 @@ static inline void
 check(struct qctx *c, uint32_t u, const uint64_t m[2])
 {
 	const uint64_t *w = fpw(c->ix, u);
-	uint64_t x0 = w[0] ^ c->q[0], x1 = c->ix->nw == 2 ? w[1] ^ c->q[1] : 0;
+	uint64_t x0 = w[0] ^ c->q[0], x1 = 0;
 	unsigned dist, e;
 
+	if (c->ix->nw == 2)
+		x1 = w[1] ^ c->q[1];
 	if ((x0 & m[0]) | (x1 & m[1]))
 		return;
 	if ((dist = popcount64(x0) + popcount64(x1)) > c->d)
@@ -698,60 +719,75 @@ check(struct qctx *c, uint32_t u, const uint64_t m[2])
 	addhit(c->h, u, dist);
 }
 
-static void
+/*
+ * Look up q in the tables of group g: first every directory slot, then
+ * every bucket, so that the cache misses of one step overlap.
+ */
+CLONES static void
 qgrp(struct qctx *c, uint32_t g)
 {
 	const struct hix *ix = c->ix;
 	const struct hixtab *t;
 	const struct hixchild *ch;
-	uint32_t ti, bi, lo, hi, a, z, mid;
+	uint32_t ti, bi, nt = ix->grp[g].ntab, a, z, mid;
+	uint32_t lo[FP_MAXBITS + 1], hi[FP_MAXBITS + 1];
+	uint64_t key[FP_MAXBITS + 1];
 	unsigned ns, nexcl0 = c->nexcl;
-	uint64_t key, slot;
 	const struct hixseg *s;
 
-	for (bi = 0; bi < ix->grp[g].ntab; bi++) {
+	for (bi = 0; bi < nt; bi++) {
+		ti = ix->grp[g].tab + bi;
+		key[bi] = segkey(ix->seg[ti], ix->nseg[ti], c->q);
+		PREFETCH(&ix->dir[ix->tab[ti].dir + prefix(&ix->tab[ti], key[bi])]);
+	}
+	for (bi = 0; bi < nt; bi++) {
+		t = &ix->tab[ix->grp[g].tab + bi];
+		mid = (uint32_t)prefix(t, key[bi]);
+		lo[bi] = ix->dir[t->dir + mid];
+		hi[bi] = ix->dir[t->dir + mid + 1];
+		if (hi[bi] - lo[bi] <= HIX_SMALL)
+			for (a = lo[bi]; a < hi[bi]; a++)
+				PREFETCH(fpw(ix, entry(ix, t, a)));
+	}
+	for (bi = 0; bi < nt; bi++) {
 		ti = ix->grp[g].tab + bi;
 		t = &ix->tab[ti];
 		s = ix->seg[ti];
 		ns = ix->nseg[ti];
-		key = segkey(s, ns, c->q);
-		slot = prefix(t, key);
-		lo = ix->dir[t->dir + slot];
-		hi = ix->dir[t->dir + slot + 1];
-		if (hi - lo > HIX_SMALL) {
+		if (hi[bi] - lo[bi] > HIX_SMALL) {
 			/* The bucket: the run of entries with this block value. */
-			for (a = lo, z = hi; a < z;) {
+			for (a = lo[bi], z = hi[bi]; a < z;) {
 				mid = a + (z - a) / 2;
-				if (segkey(s, ns, fpw(ix, entry(ix, t, mid))) < key)
+				if (segkey(s, ns, fpw(ix, entry(ix, t, mid))) < key[bi])
 					a = mid + 1;
 				else
 					z = mid;
 			}
-			lo = a;
-			for (z = hi; a < z;) {
+			lo[bi] = a;
+			for (z = hi[bi]; a < z;) {
 				mid = a + (z - a) / 2;
-				if (segkey(s, ns, fpw(ix, entry(ix, t, mid))) <= key)
+				if (segkey(s, ns, fpw(ix, entry(ix, t, mid))) <= key[bi])
 					a = mid + 1;
 				else
 					z = mid;
 			}
-			hi = a;
-			if (hi - lo > HIX_BIG && t->nchild) {
+			hi[bi] = a;
+			if (hi[bi] - lo[bi] > HIX_BIG && t->nchild) {
 				for (a = t->child, z = t->child + t->nchild; a < z;) {
 					mid = a + (z - a) / 2;
-					if (ix->child[mid].start < lo)
+					if (ix->child[mid].start < lo[bi])
 						a = mid + 1;
 					else
 						z = mid;
 				}
 				ch = &ix->child[a];
-				if (a < t->child + t->nchild && ch->start == lo) {
+				if (a < t->child + t->nchild && ch->start == lo[bi]) {
 					qgrp(c, ch->grp);
 					goto next;
 				}
 			}
 		}
-		for (a = lo; a < hi; a++)
+		for (a = lo[bi]; a < hi[bi]; a++)
 			check(c, entry(ix, t, a), t->mask);
 next:
 		c->excl[c->nexcl][0] = t->mask[0];
@@ -762,6 +798,20 @@ next:
 }
 
 void
+hix_prefetch(const struct hix *ix, const struct fp *q)
+{
+	const struct hixtab *t;
+	uint32_t ti;
+
+	if (!ix->hastab || ix->ngrp == 0)
+		return;
+	for (ti = 0; ti < ix->grp[0].ntab; ti++) {
+		t = &ix->tab[ti];
+		PREFETCH(&ix->dir[t->dir + prefix(t, segkey(ix->seg[ti], ix->nseg[ti], q->w))]);
+	}
+}
+
+CLONES void
 hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab, struct hixhits *h)
 {
 	struct qctx c;

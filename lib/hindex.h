@@ -117,6 +117,9 @@ int hix_useindex(const struct hix *ix, unsigned d, double nq);
 void hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab,
     struct hixhits *h);
 
+/* Start fetching what a lookup of q will read first (a hint). */
+void hix_prefetch(const struct hix *ix, const struct fp *q);
+
 /* The ID of position i (escaped, as read). */
 const char *hix_id(const struct hix *ix, uint32_t i, size_t *len);
 

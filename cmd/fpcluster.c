@@ -1,0 +1,392 @@
+/* fpcluster: group pages into clusters of near-duplicate fingerprints. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fp.h"
+#include "hindex.h"
+#include "rdr.h"
+#include "util.h"
+#include "wtab.h"
+
+static unsigned maxdist = 3;
+static int dflag;		/* -d given */
+static uint64_t tnum = 1, tden = 2;	/* threshold tnum / tden */
+static size_t wsize;		/* -w: window mode with this many slots */
+
+/* Union-find over dense node numbers; the root is the smaller number. */
+static uint32_t *parent;
+
+static uint32_t
+find(uint32_t x)
+{
+	uint32_t r = x, t;
+
+	while (parent[r] != r)
+		r = parent[r];
+	while (parent[x] != r) {	/* compress the path */
+		t = parent[x];
+		parent[x] = r;
+		x = t;
+	}
+	return r;
+}
+
+static void
+unite(uint32_t a, uint32_t b)
+{
+	a = find(a);
+	b = find(b);
+	if (a < b)
+		parent[b] = a;
+	else if (b < a)
+		parent[a] = b;
+}
+
+/* Components of fingerprints: the self-join of hamq(1), through the index. */
+static int
+fpcomponents(char **files, int nfiles, struct rdr *r0)
+{
+	struct hix ix;
+	struct hixhits h = { 0 };
+	struct fprec rec;
+	struct fp q;
+	uint32_t *posu, *label, u, i, root;
+	unsigned width = 0;
+	const char *id;
+	size_t k, idlen, cidlen;
+	int f, st, ret = 0, usetab;
+	struct rdr r;
+
+	hix_init(&ix);
+	for (f = 0; f < nfiles; f++) {
+		if (f == 0)
+			r = *r0;
+		else if (rdr_open(&r, files[f]) < 0) {
+			ret = 1;
+			continue;
+		}
+		while ((st = fprec_read(&r, &rec, &width)) > 0)
+			if (hix_add(&ix, rec.id, rec.idlen, &rec.fp, width) < 0)
+				eprintf("%s:%ju: more than %lu fingerprints, or IDs too long",
+				    r.name, r.lineno, (unsigned long)UINT32_MAX - 2);
+		ret |= rdr_close(&r) | (st < 0);
+	}
+	hix_finish(&ix);
+	usetab = hix_useindex(&ix, maxdist, ix.nu);
+	if (usetab && maxdist > 0)
+		hix_tables(&ix, maxdist, 2);
+	parent = ereallocarray(NULL, (size_t)ix.nu + 1, sizeof *parent);
+	for (u = 0; u < ix.nu; u++)
+		parent[u] = u;
+	memset(&q, 0, sizeof q);
+	for (u = 0; u < ix.nu; u++) {
+		memcpy(q.w, ix.fw + (size_t)u * ix.nw, ix.nw * sizeof *q.w);
+		h.n = 0;
+		hix_query(&ix, &q, maxdist, usetab, &h);
+		for (k = 0; k < h.n; k++)
+			unite(u, h.u[k]);
+	}
+	/* Name each component after its first page in input order. */
+	posu = hix_posunique(&ix);
+	label = ereallocarray(NULL, (size_t)ix.nu + 1, sizeof *label);
+	for (u = 0; u < ix.nu; u++)
+		label[u] = UINT32_MAX;
+	for (i = 0; i < ix.n; i++) {
+		root = find(posu[i]);
+		if (label[root] == UINT32_MAX)
+			label[root] = i;
+		id = hix_id(&ix, i, &idlen);
+		fwrite(id, 1, idlen, stdout);
+		putchar('\t');
+		id = hix_id(&ix, label[root], &cidlen);
+		fwrite(id, 1, cidlen, stdout);
+		putchar('\n');
+	}
+	free(posu);
+	free(label);
+	free(parent);
+	free(h.u);
+	free(h.dist);
+	hix_free(&ix);
+	return ret;
+}
+
+/*
+ * Components of match records "ID<TAB>DIST<TAB>ID" (hamq -s), with or
+ * without header records "ID". Pages go in the order of their header
+ * records, then, for pages without one, of first appearance.
+ */
+static size_t ncap, nheaders;
+static uint64_t *rank;		/* header number, or UINT64_MAX */
+
+static uint32_t
+node(struct wtab *ids, const char *s, size_t n)
+{
+	size_t before = ids->n;
+	uint32_t x = wtab_intern(ids, s, n);
+
+	if (ids->n > before) {
+		egrow(&parent, &ncap, ids->n, sizeof *parent);
+		rank = ereallocarray(rank, ncap, sizeof *rank);
+		parent[x] = x;
+		rank[x] = UINT64_MAX;
+	}
+	return x;
+}
+
+static int
+pairread(struct rdr *r, struct wtab *ids)
+{
+	char *line, *t1, *t2;
+	ptrdiff_t n;
+	uint32_t a, b;
+	const char *errstr;
+	long long dist;
+
+	while ((n = rdr_line(r, &line)) >= 0) {
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		t1 = memchr(line, '\t', (size_t)n);
+		a = node(ids, line, t1 ? (size_t)(t1 - line) : (size_t)n);
+		if (!t1) {
+			if (rank[a] == UINT64_MAX)
+				rank[a] = nheaders++;
+			continue;
+		}
+		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1)))) {
+			weprintf("%s:%ju: a match record has 3 fields (ID, distance, ID)",
+			    r->name, r->lineno);
+			return -1;
+		}
+		*t2 = '\0';
+		dist = parsenum(t1 + 1, 0, FP_MAXBITS, &errstr);
+		if (errstr) {
+			weprintf("%s:%ju: distance '%s' is %s", r->name, r->lineno, t1 + 1,
+			    errstr);
+			return -1;
+		}
+		if (dflag && dist > maxdist)
+			continue;
+		b = node(ids, t2 + 1, (size_t)(line + n - t2 - 1));
+		unite(a, b);
+	}
+	return r->err ? -1 : 0;
+}
+
+static int
+rankcmp(const void *a, const void *b)
+{
+	uint64_t x = rank[*(const uint32_t *)a], y = rank[*(const uint32_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+static int
+paircomponents(char **files, int nfiles, struct rdr *r0)
+{
+	struct wtab ids;
+	struct rdr r;
+	size_t n, cn;
+	uint32_t i, x, *order, *first;
+	const char *w, *c;
+	int f, ret = 0;
+
+	wtab_init(&ids);
+	for (f = 0; f < nfiles; f++) {
+		if (f == 0)
+			r = *r0;
+		else if (rdr_open(&r, files[f]) < 0) {
+			ret = 1;
+			continue;
+		}
+		ret |= pairread(&r, &ids) < 0;
+		ret |= rdr_close(&r);
+	}
+	/* Nodes without a header follow, in order of appearance (node numbers). */
+	for (i = 0; i < ids.n; i++)
+		if (rank[i] == UINT64_MAX)
+			rank[i] = nheaders + i;
+	order = ereallocarray(NULL, ids.n + 1, sizeof *order);
+	first = ereallocarray(NULL, ids.n + 1, sizeof *first);
+	for (i = 0; i < ids.n; i++) {
+		order[i] = i;
+		first[i] = UINT32_MAX;
+	}
+	qsort(order, ids.n, sizeof *order, rankcmp);
+	for (i = 0; i < ids.n; i++) {
+		x = find(order[i]);
+		if (first[x] == UINT32_MAX)
+			first[x] = order[i];
+		w = wtab_word(&ids, order[i], &n);
+		c = wtab_word(&ids, first[x], &cn);
+		fwrite(w, 1, n, stdout);
+		putchar('\t');
+		fwrite(c, 1, cn, stdout);
+		putchar('\n');
+	}
+	free(order);
+	free(first);
+	free(parent);
+	free(rank);
+	wtab_free(&ids);
+	return ret;
+}
+
+/* Is this line a fingerprint record: exactly one TAB? */
+static int
+isfprec(struct rdr *r)
+{
+	char *nl, *t;
+
+	/* Peek at the first line without consuming it. */
+	if (r->pos == r->end) {
+		const char *p;
+		ptrdiff_t n = rdr_block(r, &p);
+
+		if (n < 0)
+			return 1;
+		r->pos = 0;
+	}
+	nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+	if (!nl)
+		nl = r->buf + r->end;
+	t = memchr(r->buf + r->pos, '\t', (size_t)(nl - r->buf - r->pos));
+	return t && !memchr(t + 1, '\t', (size_t)(nl - t - 1));
+}
+
+static int
+components(char **files, int nfiles)
+{
+	struct rdr r;
+
+	if (rdr_open(&r, files[0]) < 0)
+		return 1;
+	return isfprec(&r) ? fpcomponents(files, nfiles, &r) :
+	    paircomponents(files, nfiles, &r);
+}
+
+/* Window mode: the streaming rule, slots compared in slot order. */
+static int
+window(const char *path, unsigned *width)
+{
+	static struct fp *slot;
+	static uint64_t *cluster, next;
+	struct rdr r;
+	struct fprec rec;
+	uint64_t a, o, c;
+	size_t s, used;
+	int st;
+
+	if (!slot) {
+		slot = ereallocarray(NULL, wsize, sizeof *slot);
+		cluster = ereallocarray(NULL, wsize, sizeof *cluster);
+	}
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((st = fprec_read(&r, &rec, width)) > 0) {
+		used = next < wsize ? (size_t)next : wsize;
+		for (s = 0; s < used; s++) {
+			a = popcount64(rec.fp.w[0] & slot[s].w[0]) +
+			    popcount64(rec.fp.w[1] & slot[s].w[1]);
+			o = popcount64(rec.fp.w[0] | slot[s].w[0]) +
+			    popcount64(rec.fp.w[1] | slot[s].w[1]);
+			if (o == 0)
+				a = o = 1;	/* two all-zero fingerprints are identical */
+			if (a * tden > tnum * o)
+				break;
+		}
+		if (s < used)
+			c = cluster[s];
+		else {
+			c = next++;
+			slot[c % wsize] = rec.fp;
+			cluster[c % wsize] = c;
+		}
+		fwrite(rec.id, 1, rec.idlen, stdout);
+		putchar('\t');
+		putu(c, stdout);
+		putchar('\n');
+	}
+	return rdr_close(&r) | (st < 0);
+}
+
+/* A decimal fraction from 0 to 1 ("0.5", ".75", "1"), as num / den exactly. */
+static void
+threshold(const char *s)
+{
+	const char *p = s;
+	uint64_t num = 0, den = 1;
+	int digits = 0, frac = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		if ((num = num * 10 + (uint64_t)(*p - '0')) > 1)
+			goto bad;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (++frac > 15)
+				goto bad;
+			num = num * 10 + (uint64_t)(*p - '0');
+			den *= 10;
+		}
+	if (*p || digits == 0 || num > den)
+		goto bad;
+	tnum = num;
+	tden = den;
+	return;
+bad:
+	enprintf(EXIT_USAGE, "threshold '%s' is invalid (allowed: a decimal fraction "
+	    "from 0 to 1, at most 15 decimals)", s);
+}
+
+static const char synopsis[] = "[-d distance] [-t threshold] [-w size] [file ...]";
+
+static void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static char *stdinonly[] = { "-", NULL };
+	unsigned width = 0;
+	int c, ret = 0;
+
+	argv0 = "fpcluster";
+	while ((c = getopt(argc, argv, "d:ht:w:")) != -1) {
+		switch (c) {
+		case 'd':
+			maxdist = (unsigned)estrtonum(optarg, 0, FP_MAXBITS, "distance");
+			dflag = 1;
+			break;
+		case 'h':
+			return help(synopsis);
+		case 't':
+			threshold(optarg);
+			break;
+		case 'w':
+			wsize = (size_t)estrtonum(optarg, 1, 100000000, "window size");
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		argc = 1;
+		argv = stdinonly;
+	}
+	setupstdout();
+	if (wsize)
+		for (; argc > 0; argc--, argv++)
+			ret |= window(*argv, &width);
+	else
+		ret |= components(argv, argc);
+	ret |= fshut(stdout, "<stdout>");
+	return ret;
+}
