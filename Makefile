@@ -66,6 +66,12 @@ demo: all
 		sh ../../pipelines/simtool 1000 64
 	@echo "demo: full result in $(DEMO)/result.txt"
 
+# Benchmarks print their figures (bench/*.sh).
+bench: bench-hamq
+
+bench-hamq: bin/hamq bin/genfp
+	@sh bench/hamq.sh
+
 install: $(BINS)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
@@ -80,4 +86,4 @@ install: $(BINS)
 clean:
 	rm -rf bin lib/*.o lib/libsim.a $(DEMO)
 
-.PHONY: all check lint demo install clean
+.PHONY: all check lint demo install clean bench bench-hamq
