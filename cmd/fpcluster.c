@@ -74,6 +74,8 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 				    r.name, r.lineno, (unsigned long)UINT32_MAX - 2);
 		ret |= rdr_close(&r) | (st < 0);
 	}
+	if (ret)
+		exit(EXIT_DATA);	/* clusters of part of the input would mislead */
 	hix_finish(&ix);
 	usetab = hix_useindex(&ix, maxdist, ix.nu);
 	if (usetab && maxdist > 0)
@@ -205,6 +207,8 @@ paircomponents(char **files, int nfiles, struct rdr *r0)
 		ret |= pairread(&r, &ids) < 0;
 		ret |= rdr_close(&r);
 	}
+	if (ret)
+		exit(EXIT_DATA);
 	/* Nodes without a header follow, in order of appearance (node numbers). */
 	for (i = 0; i < ids.n; i++)
 		if (rank[i] == UINT64_MAX)
@@ -278,7 +282,7 @@ window(const char *path, unsigned *width)
 	struct fprec rec;
 	uint64_t a, o, c;
 	size_t s, used;
-	int st;
+	int st, ret = 0;
 
 	if (!slot) {
 		slot = ereallocarray(NULL, wsize, sizeof *slot);
@@ -286,7 +290,13 @@ window(const char *path, unsigned *width)
 	}
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((st = fprec_read(&r, &rec, width)) > 0) {
+	while ((st = fprec_read(&r, &rec, width)) != 0) {
+		if (st < 0) {
+			ret = 1;
+			if (r.err)
+				break;
+			continue;	/* a bad record; the next ones still count */
+		}
 		used = next < wsize ? (size_t)next : wsize;
 		for (s = 0; s < used; s++) {
 			a = popcount64(rec.fp.w[0] & slot[s].w[0]) +
@@ -310,7 +320,7 @@ window(const char *path, unsigned *width)
 		putu(c, stdout);
 		putchar('\n');
 	}
-	return rdr_close(&r) | (st < 0);
+	return rdr_close(&r) | ret;
 }
 
 /* A decimal fraction from 0 to 1 ("0.5", ".75", "1"), as num / den exactly. */

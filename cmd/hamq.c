@@ -269,43 +269,52 @@ decide(double nq)
 		hix_tables(&ix, maxdist, nthreads);
 }
 
-/* Read queries from path into batches; the first batch decides how lookups go. */
+/*
+ * Read queries from path into batches; the first batch decides how lookups
+ * go. A bad record is reported and skipped; a read error ends the file.
+ */
 static int
 hamq(const char *path, int last, int *decided)
 {
 	struct rdr r;
 	struct fprec q;
-	int st;
+	int st, ret = 0;
+	size_t n;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	for (;;) {
-		st = fprec_read(&r, &q, &width);
-		if (st > 0) {
-			size_t n = batch.n;
-
-			egrow(&batch.fp, &batch.fpcap, n + 1, sizeof *batch.fp);
-			egrow(&batch.idoff, &batch.idoffcap, n + 2, sizeof *batch.idoff);
-			egrow(&batch.idtext, &batch.idcap, batch.idlen + q.idlen, 1);
-			batch.fp[n] = q.fp;
-			batch.idoff[n] = batch.idlen;
-			memcpy(batch.idtext + batch.idlen, q.id, q.idlen);
-			batch.idlen += q.idlen;
-			batch.idoff[n + 1] = batch.idlen;
-			batch.n = n + 1;
-			if (batch.n < BATCH)
-				continue;
+	while ((st = fprec_read(&r, &q, &width)) != 0) {
+		if (st < 0) {
+			ret = 1;
+			if (r.err)
+				break;
+			continue;
 		}
-		if (!*decided && (st > 0 || last)) {
-			decide(st > 0 ? 1e12 : (double)batch.n);
+		n = batch.n;
+		egrow(&batch.fp, &batch.fpcap, n + 1, sizeof *batch.fp);
+		egrow(&batch.idoff, &batch.idoffcap, n + 2, sizeof *batch.idoff);
+		egrow(&batch.idtext, &batch.idcap, batch.idlen + q.idlen, 1);
+		batch.fp[n] = q.fp;
+		batch.idoff[n] = batch.idlen;
+		memcpy(batch.idtext + batch.idlen, q.id, q.idlen);
+		batch.idlen += q.idlen;
+		batch.idoff[n + 1] = batch.idlen;
+		batch.n = n + 1;
+		if (batch.n < BATCH)
+			continue;
+		if (!*decided) {
+			decide(1e12);	/* many queries */
 			*decided = 1;
 		}
-		if (*decided)
-			flushbatch();
-		if (st <= 0)
-			break;
+		flushbatch();
 	}
-	return rdr_close(&r) | (st < 0);
+	if (!*decided && last) {
+		decide((double)batch.n);
+		*decided = 1;
+	}
+	if (*decided)
+		flushbatch();
+	return rdr_close(&r) | ret;
 }
 
 static void

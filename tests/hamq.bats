@@ -3,7 +3,7 @@
 
 load helper
 
-u='usage: hamq [-a] [-d distance] index [file ...]\n'
+u='usage: hamq [-as] [-d distance] [-m auto | index | scan] [-o file] index [file ...]\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -20,7 +20,7 @@ setup() {
 }
 
 @test "hamq: bad option" {
-	badopt "usage: hamq [-a] [-d distance] index [file ...]" hamq -x idx q
+	badopt "usage: hamq [-as] [-d distance] [-m auto | index | scan] [-o file] index [file ...]" hamq -x idx q
 }
 
 @test "hamq: no index" {
@@ -124,4 +124,155 @@ setup() {
 	check 0 'q\t0\ti1\nq\t2\ti2\nr\t0\ti2\nr\t2\ti1\n' '' hamq i r
 	check 0 'q\t0\ti1\nq\t2\ti2\nq\t8\ti3\nr\t0\ti2\nr\t2\ti1\nr\t10\ti3\n' '' hamq -d 10 i r
 	check 0 'q\nq\t0\ti1\nq\t2\ti2\nq\t8\ti3\nr\nr\t0\ti2\nr\t2\ti1\nr\t10\ti3\n' '' hamq -a -d 128 i r
+}
+
+# --- the index (-m), the self-join (-s) and index files (-o) ---
+
+# same CMD...: the index and the forced scan give the same output and status.
+same() {
+	local a=0 b=0
+
+	hamq -m index "$@" >idx.out 2>idx.err || a=$?
+	hamq -m scan "$@" >scan.out 2>scan.err || b=$?
+	[ "$a" -eq "$b" ] && cmp idx.out scan.out && cmp idx.err scan.err
+}
+
+# bruteself D FILE: the self-join pairs by brute force (awk popcount on the text).
+bruteself() {
+	awk -F '\t' -v d="$1" '
+	{ id[NR] = $1; fp[NR] = $2 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			for (j = i + 1; j <= NR; j++) {
+				n = 0
+				for (c = 1; c <= length(fp[i]); c++)
+					if (substr(fp[i], c, 1) != substr(fp[j], c, 1))
+						n++
+				dist[j] = n
+			}
+			for (k = 0; k <= d; k++)
+				for (j = i + 1; j <= NR; j++)
+					if (dist[j] == k)
+						print id[i] "\t" k "\t" id[j]
+		}
+	}' "$2"
+}
+
+@test "hamq -m: index, scan and auto agree on random and skewed data" {
+	for m in 1 7 16 33 64 65 100 128; do
+		for opts in "-n 40" "-u 20 -z 10 -p 40 -v 2" "-p 70"; do
+			genfp -s "$m" -m "$m" $opts 2500 >all
+			head -n 2000 all >i
+			tail -n 500 all >q
+			for d in 0 1 3 6; do
+				same -a -d "$d" i q || { echo "m=$m d=$d $opts"; return 1; }
+				hamq -a -d "$d" i q | cmp - idx.out
+			done
+		done
+	done
+}
+
+@test "hamq -m index: adversarial inputs" {
+	z=$(printf '%064d' 0)
+	o=1$(printf '%063d' 0)
+	for i in $(seq 1 300); do printf 'z%d\t%s\n' "$i" "$z"; done >zeros
+	for i in $(seq 1 300); do printf 'e%d\t%s\n' "$i" "$o"; done >equal
+	cat zeros equal >both
+	printf 'q\t%s\nr\t%s\n' "$z" "$o" >q
+	for d in 0 1 3 63 64 128; do
+		same -d "$d" zeros q
+		same -d "$d" equal q
+		same -a -d "$d" both q
+		same -s -d "$d" both
+	done
+	# 300 all-zero pages: every pair, once
+	hamq -s -m index -d 0 zeros | awk 'END { exit NR != 300 * 299 / 2 }'
+	: >empty
+	same empty q
+	same -s empty
+	same -a zeros empty
+	check 0 '' '' hamq -m index -s empty
+	check 0 'q\n' '' hamq -m index -a empty - <<-EOF
+	q	0101
+	EOF
+}
+
+@test "hamq -m index: M=1 and M=128 at every distance" {
+	printf 'a\t0\nb\t1\nc\t0\n' >i1
+	printf 'q\t1\nr\t0\n' >q1
+	for d in 0 1 2 128; do
+		same -a -d "$d" i1 q1
+		same -s -d "$d" i1
+	done
+	check 0 'a\t0\tc\na\t1\tb\nb\t1\tc\n' '' hamq -s -m index -d 1 i1
+	genfp -s 3 -m 128 -n 50 -u 10 -z 5 1000 >i128
+	for d in 0 1 2 3 10 40 127 128; do
+		same -d "$d" i128 i128
+		same -s -d "$d" i128
+	done
+}
+
+@test "hamq -s: each pair once, by first page, distance, second page" {
+	check 0 'i1\t0\ti5\ni1\t1\ti3\ni1\t1\ti6\ni1\t2\ti4\ni2\t2\ti4\ni3\t1\ti4\ni3\t1\ti5\ni3\t2\ti6\ni4\t2\ti5\ni5\t1\ti6\n' '' \
+		hamq -s -d 2 idx
+	check 0 'i1\ni1\t0\ti5\ni2\ni3\ni4\ni5\ni6\n' '' hamq -s -a -d 0 idx
+	check 2 '' "$u" hamq -s idx q
+}
+
+@test "hamq -s: pairs equal a brute-force reference" {
+	genfp -s 5 -m 24 -n 40 -u 10 -z 5 -p 20 300 >f
+	for d in 0 1 3 5; do
+		bruteself "$d" f >want
+		for mode in index scan auto; do
+			hamq -s -m "$mode" -d "$d" f | cmp - want
+		done
+	done
+}
+
+@test "hamq -m: bad mode" {
+	check 2 '' "hamq: mode 'fast' is invalid (allowed: auto, index, scan)\n" hamq -m fast idx q
+}
+
+@test "hamq -o: index file round trip" {
+	genfp -s 9 -m 64 -n 30 -u 10 -p 30 3000 >f
+	tail -n 500 f >q
+	check 0 '' '' hamq -d 3 -o f.hix f
+	hamq -a -d 3 f q >want
+	for mode in auto index scan; do
+		hamq -m "$mode" -a -d 3 f.hix q | cmp - want
+	done
+	hamq -d 2 f q | cmp - <(hamq -d 2 f.hix q)
+	# a larger distance than the file was built for still answers exactly
+	hamq -d 5 f q | cmp - <(hamq -m index -d 5 f.hix q)
+	hamq -s -d 3 f | cmp - <(hamq -s -d 3 f.hix)
+	# -o with queries answers them too; an index file of an empty index
+	hamq -a -d 3 -o g.hix f q | cmp - want
+	cmp f.hix g.hix
+	: >empty
+	hamq -o e.hix empty
+	check 0 'q\n' '' hamq -a e.hix - <<-EOF
+	q	0101
+	EOF
+}
+
+@test "hamq: truncated, corrupt and wrong-version index files" {
+	genfp -s 9 -m 64 -n 30 1000 >f
+	hamq -o f.hix f
+	size=$(wc -c <f.hix)
+	head -c $((size - 8)) f.hix >t.hix
+	check 1 '' 'hamq: t.hix: index file truncated\n' hamq t.hix f
+	head -c 100 f.hix >h.hix
+	check 1 '' 'hamq: h.hix: index file truncated (100 bytes, less than its header)\n' hamq h.hix f
+	cp f.hix c.hix
+	at=$((size / 2))
+	byte=$(od -An -tu1 -j "$at" -N1 c.hix | tr -d ' ')
+	printf "\\$(printf '%03o' $(( (byte + 1) % 256 )))" |
+		dd of=c.hix bs=1 seek="$at" conv=notrunc 2>/dev/null
+	check 1 '' 'hamq: c.hix: index file corrupt (checksum mismatch)\n' hamq c.hix f
+	cp f.hix v.hix
+	printf '\011' | dd of=v.hix bs=1 seek=8 conv=notrunc 2>/dev/null
+	check 1 '' 'hamq: v.hix: index file version not supported\n' hamq v.hix f
+	cat f.hix f.hix >x.hix
+	check 1 '' 'hamq: x.hix: index file has trailing bytes\n' hamq x.hix f
+	check 1 '' 'hamq: nodir/f.hix: No such file or directory\n' hamq -o nodir/f.hix f
 }
