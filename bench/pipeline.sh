@@ -1,0 +1,234 @@
+#!/bin/sh
+# bench/pipeline.sh: time the simtool pipeline, whole and stage by stage.
+#
+#	sh bench/pipeline.sh [-r runs] [-k] [corpus ...]
+#
+# Corpora: large (generated: 16,000 articles, 10,000 samples, ~5.6M words,
+# ~99,000 distinct words), course (../shared/data/course if present), kdoc
+# (the kernel documentation of the Debian package linux-doc-6.1, if
+# installed). Default: all that are available. Generated data lives under
+# bench/out/ (not in git). For each corpus the table gives, per stage, the
+# median wall time of the runs, the peak RSS, the input size and MB/s; then
+# the whole pipeline (simtool N M) the same way. The large corpus is then
+# checked against the reference tests/ref/simref for two (N, M) pairs,
+# the course data against the course's own result.
+#
+# Needs GNU time (/usr/bin/time) for peak memory. -k keeps going after a
+# failed check (the exit status still says so). BENCH_PATH, if set, goes
+# first on PATH: to time other builds of the tools.
+
+LC_ALL=C
+export LC_ALL
+cd "$(dirname "$0")/.." || exit 1
+root=$(pwd)
+out=$root/bench/out
+runs=5
+keep=0
+while getopts kr: c; do
+	case $c in
+	k) keep=1 ;;
+	r) runs=$OPTARG ;;
+	*) echo "usage: bench/pipeline.sh [-r runs] [-k] [corpus ...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+PATH=${BENCH_PATH:+$BENCH_PATH:}$root/bin:$root/pipelines:$PATH
+export PATH
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench: $TIME (GNU time) is needed for peak memory" >&2; exit 1; }
+course=${SIMTOOL_COURSE:-$root/../shared/data/course}
+kdocdir=/usr/share/doc/linux-doc-6.1
+fail=0
+
+mkdir -p "$out" || exit 1
+
+now() {
+	date +%s.%N
+}
+
+# median of the numbers on stdin
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# measure label inputs -- command...: run the command $runs times in the
+# current directory, stdout to $label.out; print a table row.
+measure() {
+	label=$1 ins=$2
+	shift 3
+	bytes=0
+	for f in $ins; do
+		bytes=$((bytes + $(wc -c <"$f")))
+	done
+	: >"$out/.walls"
+	: >"$out/.rss"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		t0=$(now)
+		if ! $TIME -f %M -o "$out/.rss1" "$@" >"$label.out"; then
+			echo "bench: $label failed" >&2
+			fail=1
+			return 1
+		fi
+		t1=$(now)
+		echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$out/.walls"
+		tail -n 1 "$out/.rss1" >>"$out/.rss"
+		i=$((i + 1))
+	done
+	wall=$(median <"$out/.walls")
+	rss=$(sort -n "$out/.rss" | tail -n 1)
+	printf '%-28s %8.3f %8.1f %8.1f %9.1f\n' "$label" "$wall" "$(echo "$rss" | awk '{ print $1 / 1024 }')" \
+	    "$(echo "$bytes" | awk '{ print $1 / 1e6 }')" \
+	    "$(echo "$bytes $wall" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
+}
+
+header() {
+	echo
+	echo "== $1"
+	uptime | sed 's/^ */load: /'
+	printf '%-28s %8s %8s %8s %9s\n' stage wall/s RSS/MB in/MB MB/s
+}
+
+# The stages of pipelines/simtool, one at a time, on files; then the whole.
+table() {
+	n=$1 m=$2 dir=$3
+	header "$4: simtool $n $m (median of $runs runs)"
+	w=$out/work.$$
+	rm -rf "$w" && mkdir -p "$w" && cd "$w" || exit 1
+	cp "$dir/article.txt" "$dir/sample.txt" "$dir/stopwords.txt" "$dir/hashvalue.txt" .
+	measure "docsplit article" article.txt -- docsplit article.txt
+	mv "docsplit article.out" article.rec
+	measure "docsplit sample" sample.txt -- docsplit sample.txt
+	mv "docsplit sample.out" sample.rec
+	measure "wordfreq (totals)" article.rec -- wordfreq -s stopwords.txt article.rec
+	mv "wordfreq (totals).out" counts
+	measure "topn $n" counts -- topn "$n" counts
+	mv "topn $n.out" features
+	measure "wordfreq -p article" article.rec -- wordfreq -p -s stopwords.txt -v features article.rec
+	mv "wordfreq -p article.out" article.pages
+	measure "wordfreq -p sample" sample.rec -- wordfreq -p -s stopwords.txt -v features sample.rec
+	mv "wordfreq -p sample.out" sample.pages
+	measure "fphash article" article.pages -- fphash -f features -m "$m" -n "$n" -t hashvalue.txt article.pages
+	mv "fphash article.out" article.fp
+	measure "fphash sample" sample.pages -- fphash -f features -m "$m" -n "$n" -t hashvalue.txt sample.pages
+	mv "fphash sample.out" sample.fp
+	measure "hamq" "article.fp sample.fp" -- hamq -a -d 3 article.fp sample.fp
+	mv hamq.out matches
+	measure "fmtresult" matches -- fmtresult matches
+	echo "----"
+	measure "simtool (whole)" "article.txt sample.txt" -- simtool "$n" "$m"
+	echo "result.txt: $(wc -l <result.txt) lines, $(wc -c <result.txt) bytes"
+	cd "$root" || exit 1
+	rm -rf "$w"
+}
+
+# Generate the large corpus once (it is seeded, so always the same).
+large() {
+	d=$out/large
+	if [ ! -f "$d/.done" ]; then
+		make -s bin/gencorpus bin/genhash || exit 1
+		rm -rf "$d" && mkdir -p "$d" || exit 1
+		bin/gencorpus -a 16000 -q 10000 -l 10 -L 1000 -v 100000 -s 1 "$d" &&
+		bin/genhash -s 7 10000 128 >"$d/hashvalue.txt" &&
+		cp demo/stopwords.txt "$d/" && : >"$d/.done" || exit 1
+	fi
+	echo
+	echo "large corpus: $(cat "$d/article.txt" "$d/sample.txt" | wc -w) words," \
+	    "$(grep -c "$(printf '\f')" "$d/article.txt") + 1 articles," \
+	    "$(grep -c "$(printf '\f')" "$d/sample.txt") samples," \
+	    "$(cat "$d/article.txt" "$d/sample.txt" | wc -c) bytes"
+	table 10000 128 "$d" large
+	check "$d" 10000 128
+	check "$d" 1000 64
+}
+
+# check dir N M: simtool against the reference on the same inputs.
+check() {
+	d=$1 n=$2 m=$3
+	w=$out/check.$$
+	rm -rf "$w" && mkdir -p "$w" || exit 1
+	cp "$d/article.txt" "$d/sample.txt" "$d/stopwords.txt" "$d/hashvalue.txt" "$w/" || exit 1
+	ref=$out/ref-$(basename "$d")-$n-$m.txt
+	sum=$(cat "$w"/*.txt tests/ref/simref | cksum | tr ' ' -)
+	if [ ! -f "$ref" ] || [ "$(cat "$ref.sum" 2>/dev/null)" != "$sum" ]; then
+		t0=$(now)
+		sh tests/ref/simref "$n" "$m" "$w" >"$ref" || { echo "bench: reference failed" >&2; exit 1; }
+		echo "$sum" >"$ref.sum"
+		t1=$(now)
+		refnote="computed in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s"
+	else
+		refnote="cached, inputs unchanged"
+	fi
+	(cd "$w" && simtool "$n" "$m" >/dev/null) || { echo "bench: simtool $n $m failed" >&2; exit 1; }
+	if cmp -s "$w/result.txt" "$ref"; then
+		echo "check simtool $n $m = reference (tests/ref/simref, $refnote): OK ($(wc -l <"$ref") lines)"
+	else
+		echo "check simtool $n $m = reference: FAILED"
+		fail=1
+		[ "$keep" = 1 ] || exit 1
+	fi
+	rm -rf "$w"
+}
+
+coursedata() {
+	if [ ! -f "$course/article.txt" ]; then
+		echo
+		echo "course data: not found at $course (set SIMTOOL_COURSE), skipped"
+		return
+	fi
+	table 1000 16 "$course" course
+	for c in "$course" "$course/../course-crlf"; do
+		[ -f "$c/article.txt" ] || continue
+		w=$out/course.$$
+		rm -rf "$w" && mkdir -p "$w" && cp "$c"/*.txt "$w/" || exit 1
+		if (cd "$w" && simtool 1000 16 >/dev/null) && cmp -s "$w/result.txt" "$course/result(example).txt"; then
+			echo "check $(basename "$c") simtool 1000 16 = result(example).txt: OK"
+		else
+			echo "check $(basename "$c") simtool 1000 16 = result(example).txt: FAILED"
+			fail=1
+		fi
+		rm -rf "$w"
+	done
+}
+
+# The kernel documentation: every HTML and reST file one article; samples
+# are the files of one subtree (exact copies: all must match themselves).
+kdoc() {
+	if [ ! -d "$kdocdir" ]; then
+		echo
+		echo "kdoc: $kdocdir not installed (apt-get install linux-doc-6.1), skipped"
+		return
+	fi
+	d=$out/kdoc
+	if [ ! -f "$d/.done" ]; then
+		rm -rf "$d" && mkdir -p "$d" || exit 1
+		find "$kdocdir" -type f \( -name '*.html' -o -name '*.rst' -o -name '*.txt' \) |
+		    sort >"$d/list" || exit 1
+		# article.txt: "path" line, then the file; sample.txt the same for a tenth of them
+		while IFS= read -r f; do
+			printf '%s\n' "${f#"$kdocdir"/}"
+			cat "$f"
+			printf '\f'
+		done <"$d/list" >"$d/article.txt"
+		awk 'NR % 10 == 0' "$d/list" | while IFS= read -r f; do
+			printf '%s\n' "${f#"$kdocdir"/}"
+			cat "$f"
+			printf '\f'
+		done >"$d/sample.txt"
+		bin/genhash -s 7 10000 128 >"$d/hashvalue.txt" &&
+		cp demo/stopwords.txt "$d/" && : >"$d/.done" || exit 1
+	fi
+	table 10000 128 "$d" kdoc
+}
+
+[ $# -gt 0 ] || set -- large course kdoc
+for c; do
+	case $c in
+	large) large ;;
+	course) coursedata ;;
+	kdoc) kdoc ;;
+	*) echo "bench: unknown corpus $c" >&2; exit 2 ;;
+	esac
+done
+rm -f "$out/.walls" "$out/.rss" "$out/.rss1"
+exit "$fail"
