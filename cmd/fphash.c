@@ -12,13 +12,9 @@
 #include "wtab.h"
 
 static unsigned mbits;		/* fingerprint width M */
+static unsigned nwords;		/* 64-bit words of a fingerprint: 1 or 2 */
 static struct wtab features;	/* feature i has id i */
-/*
- * Row i of the hash table as M masks: all ones where bit j of the row is 1.
- * The sign sum S_j = sum(+w or -w) is then 2 * P_j - W with P_j the sum of
- * w & mask, which the compiler can vectorize.
- */
-static int64_t *mask;
+static struct fp *rows;		/* row i of the hash table, as fingerprint bits */
 static uint64_t *weight;	/* by feature: occurrences in this page */
 static uint32_t *touched;	/* features with a weight in this page */
 static size_t ntouched;
@@ -32,14 +28,16 @@ loadtable(const char *path, size_t nrows)
 	ptrdiff_t n;
 	size_t i = 0, j;
 
+	nwords = (mbits + 63) / 64;
 	if (rdr_open(&r, path) < 0)
 		exit(EXIT_DATA);
-	mask = ereallocarray(NULL, nrows, mbits * sizeof *mask);
-	for (; i < nrows && (n = rdr_line(&r, &line)) >= 0; i++) {
+	rows = ecalloc(nrows, sizeof *rows);
+	for (i = 0; i < nrows && (n = rdr_line(&r, &line)) >= 0; i++) {
 		for (j = 0; j < mbits && j < (size_t)n; j++) {
 			if (line[j] != '0' && line[j] != '1')
 				break;
-			mask[i * mbits + j] = line[j] == '1' ? -1 : 0;
+			if (line[j] == '1')
+				fp_setbit(&rows[i], (unsigned)j);
 		}
 		if (j == mbits)
 			continue;
@@ -103,34 +101,71 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 	return 0;
 }
 
-/* The fingerprint of the weights in touched; resets them. */
+/*
+ * The fingerprint of the weights in touched; resets them. Bit j is 1 when
+ * the sign sum S_j = 2 * P_j - W is above 0, W being the page's total weight
+ * and P_j the weight of the features whose row has bit j set: when P_j >
+ * floor(W / 2). The P_j of all bits are counted at once, bit-sliced: plane l
+ * holds bit l of every P_j, so adding a row is a few word operations (a
+ * ripple carry through the planes), and the comparison with floor(W / 2) is
+ * one pass over the planes from the top.
+ */
 static int
 fingerprint(struct fp *f, const struct rdr *r)
 {
-	int64_t p[FP_MAXBITS] = { 0 }, total = 0;
-	const int64_t *row;
-	int64_t w;
+	uint64_t plane[64][2], carry, t, w, c, gt, eq;
+	int64_t total = 0;
 	size_t k;
-	unsigned j;
+	unsigned nplanes, i, l, h;
 
 	for (k = 0; k < ntouched; k++) {
-		w = (int64_t)weight[touched[k]];
-		weight[touched[k]] = 0;
-		if (total > INT64_MAX / 4 - w) {
-			/* the caller clears the weights not yet taken */
+		if (total > INT64_MAX / 4 - (int64_t)weight[touched[k]]) {
 			weprintf("%s:%ju: page weights are too large", r->name, r->lineno);
+			for (k = 0; k < ntouched; k++)
+				weight[touched[k]] = 0;
+			ntouched = 0;
 			return -1;
 		}
-		total += w;
-		row = mask + (size_t)touched[k] * mbits;
-		for (j = 0; j < mbits; j++)
-			p[j] += w & row[j];
+		total += (int64_t)weight[touched[k]];
+	}
+	/* every P_j <= W: the planes of W's bits suffice, carries never leave them */
+	for (nplanes = 1; (uint64_t)total >> nplanes; nplanes++)
+		;
+	memset(plane, 0, nplanes * sizeof plane[0]);
+	for (k = 0; k < ntouched; k++) {
+		w = weight[touched[k]];
+		weight[touched[k]] = 0;
+		/* the row times w: the row added at plane i for each bit i of w */
+		for (i = 0; w; i++, w >>= 1) {
+			if (!(w & 1))
+				continue;
+			for (h = 0; h < nwords; h++) {
+				carry = rows[touched[k]].w[h];
+				for (l = i; carry; l++) {
+					t = plane[l][h] & carry;
+					plane[l][h] ^= carry;
+					carry = t;
+				}
+			}
+		}
 	}
 	ntouched = 0;
+	/* P_j > c, all j at once: the first plane from the top where they differ decides */
+	c = (uint64_t)total / 2;
 	memset(f, 0, sizeof *f);
-	for (j = 0; j < mbits; j++)
-		if (2 * p[j] > total)
-			fp_setbit(f, j);
+	for (h = 0; h < nwords; h++) {
+		gt = 0;
+		eq = ~(uint64_t)0;
+		for (l = nplanes; l-- > 0;) {
+			if (c >> l & 1) {
+				eq &= plane[l][h];
+			} else {
+				gt |= eq & plane[l][h];
+				eq &= ~plane[l][h];
+			}
+		}
+		f->w[h] = gt;	/* bits past M are 0: their P_j is 0 */
+	}
 	return 0;
 }
 

@@ -61,26 +61,38 @@ addword(void *ctx, const char *w, size_t n)
 	}
 }
 
+static struct buf out;		/* output records, written a block at a time */
+
+static void
+flushout(int force)
+{
+	if (force || out.n >= 1 << 16)
+		buf_flush(&out, stdout);
+}
+
 /* Write "ID<TAB>word:count ..." for the page just read and reset its counts. */
 static void
 putpage(void)
 {
 	const char *w;
 	size_t i, n;
+	uint32_t k;
 
-	fwrite(id, 1, idlen, stdout);
-	putchar('\t');
+	buf_add(&out, id, idlen);
+	buf_addc(&out, '\t');
 	for (i = 0; i < ntouched; i++) {
+		k = touched[i];
+		w = wtab_word(&words, k, &n);
 		if (i > 0)
-			putchar(' ');
-		w = wtab_word(&words, touched[i], &n);
-		fwrite(w, 1, n, stdout);
-		putchar(':');
-		putu(count[touched[i]], stdout);
-		count[touched[i]] = 0;
+			buf_addc(&out, ' ');
+		buf_add(&out, w, n);
+		buf_addc(&out, ':');
+		buf_addu(&out, count[k]);
+		count[k] = 0;
 	}
-	putchar('\n');
+	buf_addc(&out, '\n');
 	ntouched = 0;
+	flushout(0);
 }
 
 static int
@@ -139,10 +151,11 @@ puttotals(void)
 		if (!count[i])
 			continue;
 		w = wtab_word(&words, (uint32_t)i, &n);
-		fwrite(w, 1, n, stdout);
-		putchar('\t');
-		putu(count[i], stdout);
-		putchar('\n');
+		buf_add(&out, w, n);
+		buf_addc(&out, '\t');
+		buf_addu(&out, count[i]);
+		buf_addc(&out, '\n');
+		flushout(0);
 	}
 }
 
@@ -216,6 +229,7 @@ main(int argc, char *argv[])
 		ret |= wordfreq(*argv);
 	if (!pflag)
 		puttotals();
+	flushout(1);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }

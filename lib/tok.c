@@ -29,48 +29,39 @@ tok_free(struct tok *t)
 	t->word = NULL;
 }
 
-static void
-append(struct tok *t, const unsigned char *s, const unsigned char *e)
-{
-	char *w;
-
-	egrow(&t->word, &t->cap, t->len + (size_t)(e - s), 1);
-	for (w = t->word + t->len; s < e; s++)
-		*w++ = (char)lower[*s];
-	t->len = (size_t)(w - t->word);
-}
-
 void
 tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 {
-	const unsigned char *p = (const unsigned char *)buf, *end = p + n, *s;
+	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
+	unsigned char c;
+	char *w;
 
 	if (t->escape && p < end) {
 		p++;	/* the byte after a backslash is an escape letter */
 		t->escape = 0;
 	}
+	/* room for the longest word this chunk can add: no check per byte */
+	egrow(&t->word, &t->cap, t->len + n, 1);
+	w = t->word + t->len;
 	while (p < end) {
-		for (s = p; p < end && lower[*p]; p++)
-			;
-		if (p > s)
-			append(t, s, p);
-		if (p == end)
-			break;	/* the word may go on in the next chunk */
-		if (t->len) {
-			fn(ctx, t->word, t->len);
-			t->len = 0;
+		if ((c = lower[*p++])) {
+			*w++ = (char)c;
+			continue;
 		}
-		/* skip separators; a backslash takes its escape letter with it */
-		while (p < end && !lower[*p]) {
-			if (*p++ == '\\') {
-				if (p == end) {
-					t->escape = 1;
-					break;
-				}
-				p++;
+		if (w > t->word) {
+			fn(ctx, t->word, (size_t)(w - t->word));
+			w = t->word;
+		}
+		/* a backslash takes its escape letter with it */
+		if (p[-1] == '\\') {
+			if (p == end) {
+				t->escape = 1;
+				break;
 			}
+			p++;
 		}
 	}
+	t->len = (size_t)(w - t->word);	/* the word may go on in the next chunk */
 }
 
 void

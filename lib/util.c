@@ -204,13 +204,31 @@ help(const char *synopsis)
 	return fshut(stdout, "<stdout>");
 }
 
-void
-putu(unsigned long long v, FILE *fp)
+size_t
+utoa(char *s, unsigned long long v)
 {
-	char buf[24], *p = buf + sizeof buf;
+	char tmp[20], *p = tmp + sizeof tmp;
+	size_t n;
 
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
-	fwrite(p, 1, (size_t)(buf + sizeof buf - p), fp);
+	n = (size_t)(tmp + sizeof tmp - p);
+	memcpy(s, p, n);
+	return n;
+}
+
+void
+putu(unsigned long long v, FILE *fp)
+{
+	char s[20];
+
+	fwrite(s, 1, utoa(s, v), fp);
+}
+
+void
+buf_flush(struct buf *b, FILE *fp)
+{
+	fwrite(b->p, 1, b->n, fp);
+	b->n = 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Exit statuses shared by every tool. */
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -42,6 +43,50 @@ void setupstdout(void);
 
 /* Write v in decimal. */
 void putu(unsigned long long v, FILE *fp);
+
+/*
+ * Output records built in memory and written with one fwrite: growable
+ * bytes. buf_room makes room for n more bytes and returns where they go;
+ * the caller then adds n (or fewer) to b->n.
+ */
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static inline char *
+buf_room(struct buf *b, size_t n)
+{
+	if (b->cap - b->n < n)
+		egrow(&b->p, &b->cap, b->n + n, 1);
+	return b->p + b->n;
+}
+
+static inline void
+buf_add(struct buf *b, const void *s, size_t n)
+{
+	memcpy(buf_room(b, n), s, n);
+	b->n += n;
+}
+
+static inline void
+buf_addc(struct buf *b, char c)
+{
+	*buf_room(b, 1) = c;
+	b->n++;
+}
+
+/* Write v in decimal at s (room for 20 bytes); returns the length. */
+size_t utoa(char *s, unsigned long long v);
+
+static inline void
+buf_addu(struct buf *b, unsigned long long v)
+{
+	b->n += utoa(buf_room(b, 20), v);
+}
+
+/* Write the bytes of b to fp and empty b. */
+void buf_flush(struct buf *b, FILE *fp);
 
 /* Usage handling: "usage: argv0 synopsis" on stderr and exit 2, or for -h on stdout and exit 0. */
 void eusage(const char *synopsis);

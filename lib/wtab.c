@@ -6,22 +6,38 @@
 #include "util.h"
 #include "wtab.h"
 
+/*
+ * h * 33 + c over the bytes, then a 64-bit finalizer (a bijection) to
+ * spread them. Cheap for the short words of text: no multiply per byte, and
+ * words of up to 12 letters never collide before the finalizer.
+ */
 static uint32_t
 hash(const char *s, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15u ^ n, v;
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+	uint64_t h = n;
 
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&v, s, 8);
-		h = (h ^ v) * 0xbf58476d1ce4e5b9u;
-		h ^= h >> 29;
-	}
-	v = 0;
-	memcpy(&v, s, n);
-	h = (h ^ v) * 0x94d049bb133111ebu;
-	h ^= h >> 32;
-	h *= 0xbf58476d1ce4e5b9u;
-	return (uint32_t)(h >> 32);
+	for (; p < e; p++)
+		h = h * 33 + *p;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53u;
+	h ^= h >> 33;
+	return (uint32_t)h;
+}
+
+/* Whether n bytes at a and b are equal: inline, for short words. */
+static int
+same(const char *a, const char *b, size_t n)
+{
+	for (; n >= 8; a += 8, b += 8, n -= 8)
+		if (memcmp(a, b, 8))
+			return 0;
+	for (; n; n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
 }
 
 void
@@ -71,7 +87,7 @@ lookup(const struct wtab *t, const char *w, size_t n, uint32_t h)
 		if ((uint32_t)(s >> 32) != h)
 			continue;
 		id = (uint32_t)s - 1;
-		if (t->ent[id].len == n && !memcmp(t->text + t->ent[id].off, w, n))
+		if (t->ent[id].len == n && same(t->text + t->ent[id].off, w, n))
 			break;
 	}
 	return i;
