@@ -13,6 +13,16 @@ enum state { SEEK_ID, IN_TEXT };
 
 static char *idline;		/* the line that may become the ID */
 static size_t idlen, idcap;
+static struct buf out;		/* page records, written a block at a time */
+
+/* Append n bytes of s to the output, escaped. */
+static void
+putesc(const char *s, size_t n)
+{
+	out.n += esc_encode(buf_room(&out, 2 * n), s, n);
+	if (out.n >= 1 << 16)
+		buf_flush(&out, stdout);
+}
 
 static int
 isspacebyte(int c)
@@ -33,8 +43,8 @@ putid(void)
 	idlen = 0;
 	if (s == e)
 		return 0;
-	esc_write(idline + s, e - s, stdout);
-	putchar('\t');
+	putesc(idline + s, e - s);
+	buf_addc(&out, '\t');
 	return 1;
 }
 
@@ -52,11 +62,11 @@ docsplit(const char *path)
 		for (end = p + n; p < end;) {
 			if (st == IN_TEXT) {
 				if (!(q = memchr(p, '\f', (size_t)(end - p)))) {
-					esc_write(p, (size_t)(end - p), stdout);
+					putesc(p, (size_t)(end - p));
 					break;
 				}
-				esc_write(p, (size_t)(q - p), stdout);
-				putchar('\n');
+				putesc(p, (size_t)(q - p));
+				buf_addc(&out, '\n');
 				st = SEEK_ID;
 				p = q + 1;
 				continue;
@@ -71,7 +81,7 @@ docsplit(const char *path)
 				break;
 			if (putid()) {
 				if (*q == '\f')
-					putchar('\n');	/* an ID and no text */
+					buf_addc(&out, '\n');	/* an ID and no text */
 				else
 					st = IN_TEXT;
 			}
@@ -80,10 +90,11 @@ docsplit(const char *path)
 	}
 	/* end of file ends the last page */
 	if (st == IN_TEXT)
-		putchar('\n');
+		buf_addc(&out, '\n');
 	else if (putid())
-		putchar('\n');
+		buf_addc(&out, '\n');
 	idlen = 0;
+	buf_flush(&out, stdout);
 	return rdr_close(&r);
 }
 

@@ -78,24 +78,68 @@ byrank(const void *a, const void *b)
 	return (nx > ny) - (nx < ny);
 }
 
+/* The k-th largest of the n values of v (1 <= k <= n); v is reordered. */
+static unsigned long long
+kthlargest(unsigned long long *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, i, j;
+	unsigned long long pivot, t;
+
+	k--;	/* its index in descending order */
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		/* Hoare partition, descending: v[lo..j] >= pivot >= v[j+1..hi] */
+		i = lo;
+		j = hi;
+		for (;;) {
+			while (v[i] > pivot)
+				i++;
+			while (v[j] < pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return v[k];
+}
+
 static void
 topn_write(long long limit)
 {
+	unsigned long long *v, min = 0;
 	uint32_t *rank;
 	const char *w;
-	size_t i, n;
+	size_t i, n, nrank = 0;
+	struct buf out = { 0 };
 
+	/* only words counted at least as often as the limit-th need sorting */
+	if (limit < (long long)words.n && limit > 0) {
+		v = ereallocarray(NULL, words.n, sizeof *v);
+		memcpy(v, count, words.n * sizeof *v);
+		min = kthlargest(v, words.n, (size_t)limit);
+		free(v);
+	}
 	rank = ereallocarray(NULL, words.n, sizeof *rank);
 	for (i = 0; i < words.n; i++)
-		rank[i] = (uint32_t)i;
-	qsort(rank, words.n, sizeof *rank, byrank);
-	for (i = 0; i < words.n && (long long)i < limit; i++) {
+		if (count[i] >= min)
+			rank[nrank++] = (uint32_t)i;
+	qsort(rank, nrank, sizeof *rank, byrank);
+	for (i = 0; i < nrank && (long long)i < limit; i++) {
 		w = wtab_word(&words, rank[i], &n);
-		fwrite(w, 1, n, stdout);
-		putchar('\t');
-		putu(count[rank[i]], stdout);
-		putchar('\n');
+		buf_add(&out, w, n);
+		buf_addc(&out, '\t');
+		buf_addu(&out, count[rank[i]]);
+		buf_addc(&out, '\n');
 	}
+	buf_flush(&out, stdout);
+	free(out.p);
 	free(rank);
 }
 

@@ -1,4 +1,5 @@
 /* esc.c: field escaping of simrec(5). */
+#include <stdint.h>
 #include <string.h>
 
 #include "esc.h"
@@ -8,21 +9,56 @@ static const char esc_letter[256] = {
 	['\\'] = '\\', ['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\0'] = '0',
 };
 
+#define ONES	0x0101010101010101u
+/* Whether any byte of v is 0 (exact: the first zero byte makes it true). */
+#define HASZERO(v)	(((v) - ONES) & ~(v) & (ONES << 7))
+
+/* Whether any of the 8 bytes of v needs an escape. */
+static int
+anyspecial(uint64_t v)
+{
+	return (HASZERO(v) | HASZERO(v ^ ONES * '\\') | HASZERO(v ^ ONES * '\t') |
+	    HASZERO(v ^ ONES * '\n') | HASZERO(v ^ ONES * '\r')) != 0;
+}
+
+size_t
+esc_encode(char *dst, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n, *stop;
+	char *d = dst, l;
+	uint64_t v;
+
+	while (p < end) {
+		/* text is mostly plain: copy it 8 bytes at a time */
+		for (; end - p >= 8; p += 8, d += 8) {
+			memcpy(&v, p, 8);
+			if (anyspecial(v))
+				break;
+			memcpy(d, &v, 8);
+		}
+		/* then a byte at a time through the block with a special byte */
+		for (stop = end - p > 8 ? p + 8 : end; p < stop; p++) {
+			if ((l = esc_letter[*p])) {
+				*d++ = '\\';
+				*d++ = l;
+			} else {
+				*d++ = (char)*p;
+			}
+		}
+	}
+	return (size_t)(d - dst);
+}
+
 void
 esc_write(const char *s, size_t n, FILE *fp)
 {
-	const char *run = s, *end = s + n;
-	char pair[2] = { '\\', 0 };
+	char buf[4096];
+	size_t k;
 
-	for (; s < end; s++) {
-		if (!esc_letter[(unsigned char)*s])
-			continue;
-		fwrite(run, 1, (size_t)(s - run), fp);
-		pair[1] = esc_letter[(unsigned char)*s];
-		fwrite(pair, 1, 2, fp);
-		run = s + 1;
+	for (; n > 0; s += k, n -= k) {
+		k = n < sizeof buf / 2 ? n : sizeof buf / 2;
+		fwrite(buf, 1, esc_encode(buf, s, k), fp);
 	}
-	fwrite(run, 1, (size_t)(end - run), fp);
 }
 
 ptrdiff_t

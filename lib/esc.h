@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Escape n bytes of s into dst, which has room for 2 * n; returns the length. */
+size_t esc_encode(char *dst, const char *s, size_t n);
+
 /* Write n bytes of s to fp, escaped. */
 void esc_write(const char *s, size_t n, FILE *fp);
 
