@@ -3,6 +3,7 @@
 
 #include "tok.h"
 #include "util.h"
+#include "wtab.h"
 
 /* lower[c] is the lowercase of ASCII letter c, 0 for any other byte. */
 static const unsigned char lower[256] = {
@@ -19,6 +20,7 @@ tok_init(struct tok *t)
 	t->cap = 64;
 	t->word = emalloc(t->cap);
 	t->len = 0;
+	t->hash = 0;
 	t->escape = 0;
 }
 
@@ -35,6 +37,7 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
 	unsigned char c;
 	char *w;
+	uint64_t h = t->hash;
 
 	if (t->escape && p < end) {
 		p++;	/* the byte after a backslash is an escape letter */
@@ -46,11 +49,13 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 	while (p < end) {
 		if ((c = lower[*p++])) {
 			*w++ = (char)c;
+			h = WTAB_STEP(h, c);
 			continue;
 		}
 		if (w > t->word) {
-			fn(ctx, t->word, (size_t)(w - t->word));
+			fn(ctx, t->word, (size_t)(w - t->word), h);
 			w = t->word;
+			h = 0;
 		}
 		/* a backslash takes its escape letter with it */
 		if (p[-1] == '\\') {
@@ -62,13 +67,15 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 		}
 	}
 	t->len = (size_t)(w - t->word);	/* the word may go on in the next chunk */
+	t->hash = h;
 }
 
 void
 tok_end(struct tok *t, tok_fn *fn, void *ctx)
 {
 	if (t->len)
-		fn(ctx, t->word, t->len);
+		fn(ctx, t->word, t->len, t->hash);
 	t->len = 0;
+	t->hash = 0;
 	t->escape = 0;
 }

@@ -9,11 +9,15 @@
 
 #include <stddef.h>
 
-typedef void tok_fn(void *ctx, const char *word, size_t len);
+#include <stdint.h>
+
+/* A word and its wtab hash (wtab.h): the tokenizer builds it as it copies. */
+typedef void tok_fn(void *ctx, const char *word, size_t len, uint64_t hash);
 
 struct tok {
 	char *word;		/* lowercased word being built */
 	size_t len, cap;
+	uint64_t hash;		/* of the word so far */
 	int escape;		/* the previous chunk ended in a backslash */
 };
 

@@ -7,24 +7,29 @@
 #include "wtab.h"
 
 /*
- * h * 33 + c over the bytes, then a 64-bit finalizer (a bijection) to
- * spread them. Cheap for the short words of text: no multiply per byte, and
- * words of up to 12 letters never collide before the finalizer.
+ * WTAB_STEP over the bytes (no multiply per byte; words of up to 12 letters
+ * never collide there), then wtab_mix.
  */
 static uint32_t
 hash(const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s, *e = p + n;
-	uint64_t h = n;
+	const char *e = s + n;
+	uint64_t h = 0;
 
-	for (; p < e; p++)
-		h = h * 33 + *p;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdu;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53u;
-	h ^= h >> 33;
-	return (uint32_t)h;
+	for (; s < e; s++)
+		h = WTAB_STEP(h, *s);
+	return wtab_mix(h, n);
+}
+
+static uint64_t
+key(const char *w, size_t n)
+{
+	uint64_t k = (uint64_t)(n < 255 ? n : 255) << 56;
+	size_t i;
+
+	for (i = 0; i < n && i < 7; i++)
+		k |= (uint64_t)(unsigned char)w[i] << 8 * i;
+	return k;
 }
 
 /* Whether n bytes at a and b are equal: inline, for short words. */
@@ -61,14 +66,14 @@ static void
 rehash(struct wtab *t)
 {
 	size_t oldn = t->mask + 1, i, j;
-	uint64_t *old = t->slot;
+	struct wslot *old = t->slot;
 
 	t->mask = 2 * oldn - 1;
 	t->slot = ecalloc(t->mask + 1, sizeof *t->slot);
 	for (i = 0; i < oldn; i++) {
-		if (!old[i])
+		if (!old[i].id1)
 			continue;
-		for (j = (old[i] >> 32) & t->mask; t->slot[j]; j = (j + 1) & t->mask)
+		for (j = old[i].hash & t->mask; t->slot[j].id1; j = (j + 1) & t->mask)
 			;
 		t->slot[j] = old[i];
 	}
@@ -77,38 +82,52 @@ rehash(struct wtab *t)
 
 /* The slot holding w, or the empty slot where it belongs. */
 static size_t
-lookup(const struct wtab *t, const char *w, size_t n, uint32_t h)
+lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
+	const struct wslot *s;
 	size_t i;
-	uint64_t s;
 	uint32_t id;
 
-	for (i = h & t->mask; (s = t->slot[i]); i = (i + 1) & t->mask) {
-		if ((uint32_t)(s >> 32) != h)
+	for (i = h & t->mask; (s = &t->slot[i])->id1; i = (i + 1) & t->mask) {
+		if (s->hash != h || s->key != k)
 			continue;
-		id = (uint32_t)s - 1;
-		if (t->ent[id].len == n && same(t->text + t->ent[id].off, w, n))
+		if (n <= 7)
+			break;	/* the key is the whole word */
+		id = s->id1 - 1;
+		if (t->ent[id].len == n && same(t->text + t->ent[id].off + 7, w + 7, n - 7))
 			break;
 	}
 	return i;
 }
 
-uint32_t
-wtab_find(const struct wtab *t, const char *w, size_t n)
+static uint32_t
+find(const struct wtab *t, const char *w, size_t n, uint32_t h)
 {
-	uint64_t s = t->slot[lookup(t, w, n, hash(w, n))];
+	uint32_t id1 = t->slot[lookup(t, w, n, h, key(w, n))].id1;
 
-	return s ? (uint32_t)s - 1 : WTAB_NONE;
+	return id1 ? id1 - 1 : WTAB_NONE;
 }
 
 uint32_t
-wtab_intern(struct wtab *t, const char *w, size_t n)
+wtab_find(const struct wtab *t, const char *w, size_t n)
 {
-	uint32_t h = hash(w, n);
-	size_t i = lookup(t, w, n, h);
+	return find(t, w, n, hash(w, n));
+}
 
-	if (t->slot[i])
-		return (uint32_t)t->slot[i] - 1;
+uint32_t
+wtab_findh(const struct wtab *t, const char *w, size_t n, uint64_t h)
+{
+	return find(t, w, n, wtab_mix(h, n));
+}
+
+static uint32_t
+intern(struct wtab *t, const char *w, size_t n, uint32_t h)
+{
+	uint64_t k = key(w, n);
+	size_t i = lookup(t, w, n, h, k);
+
+	if (t->slot[i].id1)
+		return t->slot[i].id1 - 1;
 	if (t->n >= UINT32_MAX - 1)
 		eprintf("more than %lu distinct words", (unsigned long)UINT32_MAX - 1);
 	egrow(&t->ent, &t->cap, t->n + 1, sizeof *t->ent);
@@ -118,10 +137,24 @@ wtab_intern(struct wtab *t, const char *w, size_t n)
 	t->ent[t->n].off = t->textlen;
 	t->ent[t->n].len = n;
 	t->textlen += n + 1;
-	t->slot[i] = (uint64_t)h << 32 | (t->n + 1);
+	t->slot[i].key = k;
+	t->slot[i].hash = h;
+	t->slot[i].id1 = (uint32_t)(t->n + 1);
 	if (++t->n * 2 > t->mask)
 		rehash(t);
 	return (uint32_t)(t->n - 1);
+}
+
+uint32_t
+wtab_intern(struct wtab *t, const char *w, size_t n)
+{
+	return intern(t, w, n, hash(w, n));
+}
+
+uint32_t
+wtab_internh(struct wtab *t, const char *w, size_t n, uint64_t h)
+{
+	return intern(t, w, n, wtab_mix(h, n));
 }
 
 static void
