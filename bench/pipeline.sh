@@ -7,11 +7,15 @@
 # ~99,000 distinct words), course (../shared/data/course if present), kdoc
 # (the kernel documentation of the Debian package linux-doc-6.1, if
 # installed). Default: all that are available. Generated data lives under
-# bench/out/ (not in git). For each corpus the table gives, per stage, the
-# median wall time of the runs, the peak RSS, the input size and MB/s; then
-# the whole pipeline (simtool N M) the same way. The large corpus is then
-# checked against the reference tests/ref/simref for two (N, M) pairs,
-# the course data against the course's own result.
+# bench/out/ (not in git). For each corpus the table gives, per stage run
+# alone on files, the median wall time of the runs, the median CPU time
+# (user + system), the peak RSS, the input size and MB/s (input / wall);
+# then the whole pipeline (simtool N M, where the stages overlap through
+# pipes) the same way: its CPU time is that of all its processes, its RSS
+# that of the largest. The machine's load is printed with each table: wall
+# times on a loaded machine are inflated, CPU times much less. The large
+# corpus is then checked against the reference tests/ref/simref for two
+# (N, M) pairs, the course data against the course's own result.
 #
 # Needs GNU time (/usr/bin/time) for peak memory. -k keeps going after a
 # failed check (the exit status still says so). BENCH_PATH, if set, goes
@@ -61,23 +65,26 @@ measure() {
 		bytes=$((bytes + $(wc -c <"$f")))
 	done
 	: >"$out/.walls"
+	: >"$out/.cpus"
 	: >"$out/.rss"
 	i=0
 	while [ $i -lt "$runs" ]; do
 		t0=$(now)
-		if ! $TIME -f %M -o "$out/.rss1" "$@" >"$label.out"; then
+		if ! $TIME -f '%M %U %S' -o "$out/.rss1" "$@" >"$label.out"; then
 			echo "bench: $label failed" >&2
 			fail=1
 			return 1
 		fi
 		t1=$(now)
 		echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$out/.walls"
-		tail -n 1 "$out/.rss1" >>"$out/.rss"
+		tail -n 1 "$out/.rss1" | awk '{ print $1 >>"'"$out/.rss"'"; print $2 + $3 >>"'"$out/.cpus"'" }'
 		i=$((i + 1))
 	done
 	wall=$(median <"$out/.walls")
+	cpu=$(median <"$out/.cpus")
 	rss=$(sort -n "$out/.rss" | tail -n 1)
-	printf '%-28s %8.3f %8.1f %8.1f %9.1f\n' "$label" "$wall" "$(echo "$rss" | awk '{ print $1 / 1024 }')" \
+	printf '%-24s %8.3f %8.2f %8.1f %8.1f %9.1f\n' "$label" "$wall" "$cpu" \
+	    "$(echo "$rss" | awk '{ print $1 / 1024 }')" \
 	    "$(echo "$bytes" | awk '{ print $1 / 1e6 }')" \
 	    "$(echo "$bytes $wall" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
 }
@@ -86,7 +93,7 @@ header() {
 	echo
 	echo "== $1"
 	uptime | sed 's/^ */load: /'
-	printf '%-28s %8s %8s %8s %9s\n' stage wall/s RSS/MB in/MB MB/s
+	printf '%-24s %8s %8s %8s %8s %9s\n' stage wall/s cpu/s RSS/MB in/MB MB/s
 }
 
 # The stages of pipelines/simtool, one at a time, on files; then the whole.
@@ -191,8 +198,8 @@ coursedata() {
 	done
 }
 
-# The kernel documentation: every HTML and reST file one article; samples
-# are the files of one subtree (exact copies: all must match themselves).
+# The kernel documentation, real text: every reST source one article;
+# samples are every tenth of them (exact copies: each matches itself).
 kdoc() {
 	if [ ! -d "$kdocdir" ]; then
 		echo
@@ -202,9 +209,9 @@ kdoc() {
 	d=$out/kdoc
 	if [ ! -f "$d/.done" ]; then
 		rm -rf "$d" && mkdir -p "$d" || exit 1
-		find "$kdocdir" -type f \( -name '*.html' -o -name '*.rst' -o -name '*.txt' \) |
-		    sort >"$d/list" || exit 1
-		# article.txt: "path" line, then the file; sample.txt the same for a tenth of them
+		find "$kdocdir" -type f -name '*.rst.txt' | sort >"$d/list" || exit 1
+		# article.txt: every reST source, its path the ID; sample.txt a tenth of them
+
 		while IFS= read -r f; do
 			printf '%s\n' "${f#"$kdocdir"/}"
 			cat "$f"
@@ -218,7 +225,13 @@ kdoc() {
 		bin/genhash -s 7 10000 128 >"$d/hashvalue.txt" &&
 		cp demo/stopwords.txt "$d/" && : >"$d/.done" || exit 1
 	fi
+	echo
+	echo "kdoc corpus: $(cat "$d/article.txt" "$d/sample.txt" | wc -w) words," \
+	    "$(grep -c "$(printf '\f')" "$d/article.txt") articles," \
+	    "$(grep -c "$(printf '\f')" "$d/sample.txt") samples," \
+	    "$(cat "$d/article.txt" "$d/sample.txt" | wc -c) bytes"
 	table 10000 128 "$d" kdoc
+	check "$d" 10000 128
 }
 
 [ $# -gt 0 ] || set -- large course kdoc
@@ -230,5 +243,5 @@ for c; do
 	*) echo "bench: unknown corpus $c" >&2; exit 2 ;;
 	esac
 done
-rm -f "$out/.walls" "$out/.rss" "$out/.rss1"
+rm -f "$out/.walls" "$out/.cpus" "$out/.rss" "$out/.rss1"
 exit "$fail"
