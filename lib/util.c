@@ -210,6 +210,10 @@ utoa(char *s, unsigned long long v)
 	char tmp[20], *p = tmp + sizeof tmp;
 	size_t n;
 
+	if (v < 10) {	/* most counts */
+		*s = (char)('0' + v);
+		return 1;
+	}
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
