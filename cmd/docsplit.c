@@ -13,15 +13,15 @@ enum state { SEEK_ID, IN_TEXT };
 
 static char *idline;		/* the line that may become the ID */
 static size_t idlen, idcap;
-static struct buf out;		/* page records, written a block at a time */
+static struct obuf out;		/* page records, written a block at a time */
 
 /* Append n bytes of s to the output, escaped. */
 static void
 putesc(const char *s, size_t n)
 {
-	out.n += esc_encode(buf_room(&out, 2 * n), s, n);
+	out.n += esc_encode(obuf_room(&out, 2 * n), s, n);
 	if (out.n >= 1 << 16)
-		buf_flush(&out, stdout);
+		obuf_flush(&out, stdout);
 }
 
 static int
@@ -44,7 +44,7 @@ putid(void)
 	if (s == e)
 		return 0;
 	putesc(idline + s, e - s);
-	buf_addc(&out, '\t');
+	obuf_addc(&out, '\t');
 	return 1;
 }
 
@@ -66,7 +66,7 @@ docsplit(const char *path)
 					break;
 				}
 				putesc(p, (size_t)(q - p));
-				buf_addc(&out, '\n');
+				obuf_addc(&out, '\n');
 				st = SEEK_ID;
 				p = q + 1;
 				continue;
@@ -81,7 +81,7 @@ docsplit(const char *path)
 				break;
 			if (putid()) {
 				if (*q == '\f')
-					buf_addc(&out, '\n');	/* an ID and no text */
+					obuf_addc(&out, '\n');	/* an ID and no text */
 				else
 					st = IN_TEXT;
 			}
@@ -90,11 +90,11 @@ docsplit(const char *path)
 	}
 	/* end of file ends the last page */
 	if (st == IN_TEXT)
-		buf_addc(&out, '\n');
+		obuf_addc(&out, '\n');
 	else if (putid())
-		buf_addc(&out, '\n');
+		obuf_addc(&out, '\n');
 	idlen = 0;
-	buf_flush(&out, stdout);
+	obuf_flush(&out, stdout);
 	return rdr_close(&r);
 }
 

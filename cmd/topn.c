@@ -117,7 +117,7 @@ topn_write(long long limit)
 	uint32_t *rank;
 	const char *w;
 	size_t i, n, nrank = 0;
-	struct buf out = { 0 };
+	struct obuf out = { 0 };
 
 	/* only words counted at least as often as the limit-th need sorting */
 	if (limit < (long long)words.n && limit > 0) {
@@ -133,12 +133,12 @@ topn_write(long long limit)
 	qsort(rank, nrank, sizeof *rank, byrank);
 	for (i = 0; i < nrank && (long long)i < limit; i++) {
 		w = wtab_word(&words, rank[i], &n);
-		buf_add(&out, w, n);
-		buf_addc(&out, '\t');
-		buf_addu(&out, count[rank[i]]);
-		buf_addc(&out, '\n');
+		obuf_add(&out, w, n);
+		obuf_addc(&out, '\t');
+		obuf_addu(&out, count[rank[i]]);
+		obuf_addc(&out, '\n');
 	}
-	buf_flush(&out, stdout);
+	obuf_flush(&out, stdout);
 	free(out.p);
 	free(rank);
 }

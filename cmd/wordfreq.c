@@ -61,13 +61,13 @@ addword(void *ctx, const char *w, size_t n, uint64_t h)
 	}
 }
 
-static struct buf out;		/* output records, written a block at a time */
+static struct obuf out;		/* output records, written a block at a time */
 
 static void
 flushout(int force)
 {
 	if (force || out.n >= 1 << 16)
-		buf_flush(&out, stdout);
+		obuf_flush(&out, stdout);
 }
 
 /* Write "ID<TAB>word:count ..." for the page just read and reset its counts. */
@@ -78,19 +78,19 @@ putpage(void)
 	size_t i, n;
 	uint32_t k;
 
-	buf_add(&out, id, idlen);
-	buf_addc(&out, '\t');
+	obuf_add(&out, id, idlen);
+	obuf_addc(&out, '\t');
 	for (i = 0; i < ntouched; i++) {
 		k = touched[i];
 		w = wtab_word(&words, k, &n);
 		if (i > 0)
-			buf_addc(&out, ' ');
-		buf_add(&out, w, n);
-		buf_addc(&out, ':');
-		buf_addu(&out, count[k]);
+			obuf_addc(&out, ' ');
+		obuf_add(&out, w, n);
+		obuf_addc(&out, ':');
+		obuf_addu(&out, count[k]);
 		count[k] = 0;
 	}
-	buf_addc(&out, '\n');
+	obuf_addc(&out, '\n');
 	ntouched = 0;
 	flushout(0);
 }
@@ -151,10 +151,10 @@ puttotals(void)
 		if (!count[i])
 			continue;
 		w = wtab_word(&words, (uint32_t)i, &n);
-		buf_add(&out, w, n);
-		buf_addc(&out, '\t');
-		buf_addu(&out, count[i]);
-		buf_addc(&out, '\n');
+		obuf_add(&out, w, n);
+		obuf_addc(&out, '\t');
+		obuf_addu(&out, count[i]);
+		obuf_addc(&out, '\n');
 		flushout(0);
 	}
 }

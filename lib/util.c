@@ -231,7 +231,7 @@ putu(unsigned long long v, FILE *fp)
 }
 
 void
-buf_flush(struct buf *b, FILE *fp)
+obuf_flush(struct obuf *b, FILE *fp)
 {
 	fwrite(b->p, 1, b->n, fp);
 	b->n = 0;

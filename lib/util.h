@@ -46,16 +46,16 @@ void putu(unsigned long long v, FILE *fp);
 
 /*
  * Output records built in memory and written with one fwrite: growable
- * bytes. buf_room makes room for n more bytes and returns where they go;
+ * bytes. obuf_room makes room for n more bytes and returns where they go;
  * the caller then adds n (or fewer) to b->n.
  */
-struct buf {
+struct obuf {
 	char *p;
 	size_t n, cap;
 };
 
 static inline char *
-buf_room(struct buf *b, size_t n)
+obuf_room(struct obuf *b, size_t n)
 {
 	if (b->cap - b->n < n)
 		egrow(&b->p, &b->cap, b->n + n, 1);
@@ -63,16 +63,16 @@ buf_room(struct buf *b, size_t n)
 }
 
 static inline void
-buf_add(struct buf *b, const void *s, size_t n)
+obuf_add(struct obuf *b, const void *s, size_t n)
 {
-	memcpy(buf_room(b, n), s, n);
+	memcpy(obuf_room(b, n), s, n);
 	b->n += n;
 }
 
 static inline void
-buf_addc(struct buf *b, char c)
+obuf_addc(struct obuf *b, char c)
 {
-	*buf_room(b, 1) = c;
+	*obuf_room(b, 1) = c;
 	b->n++;
 }
 
@@ -80,13 +80,13 @@ buf_addc(struct buf *b, char c)
 size_t utoa(char *s, unsigned long long v);
 
 static inline void
-buf_addu(struct buf *b, unsigned long long v)
+obuf_addu(struct obuf *b, unsigned long long v)
 {
-	b->n += utoa(buf_room(b, 20), v);
+	b->n += utoa(obuf_room(b, 20), v);
 }
 
 /* Write the bytes of b to fp and empty b. */
-void buf_flush(struct buf *b, FILE *fp);
+void obuf_flush(struct obuf *b, FILE *fp);
 
 /* Usage handling: "usage: argv0 synopsis" on stderr and exit 2, or for -h on stdout and exit 0. */
 void eusage(const char *synopsis);
