@@ -74,7 +74,8 @@ docsplit(const char *path)
 			/* SEEK_ID: gather a line; blank lines and empty pages vanish */
 			for (q = p; q < end && *q != '\n' && *q != '\f'; q++)
 				;
-			egrow(&idline, &idcap, idlen + (size_t)(q - p), 1);
+			/* +1: never memcpy to a null idline */
+			egrow(&idline, &idcap, idlen + (size_t)(q - p) + 1, 1);
 			memcpy(idline + idlen, p, (size_t)(q - p));
 			idlen += (size_t)(q - p);
 			if (q == end)
@@ -126,7 +127,8 @@ main(int argc, char *argv[])
 	setupstdout();
 	if (argc == 0)
 		ret |= docsplit("-");
-	for (; argc > 0; argc--, argv++)
+	/* stop at a write error: the output is lost, and fshut still knows why */
+	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= docsplit(*argv);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;

@@ -48,7 +48,7 @@ startblock(const char *q, size_t n, size_t declen)
 	enddistline();
 	if (nblocks++ == maxblocks)
 		return 0;
-	egrow(&query, &querycap, n, 1);
+	egrow(&query, &querycap, n + 1, 1);	/* +1: never memcpy to a null query */
 	memcpy(query, q, n);
 	querylen = n;
 	fwrite(qdec, 1, declen, stdout);
@@ -87,6 +87,8 @@ fmtresult(const char *path, int *err)
 		}
 		*t2 = '\0';
 		d = parsenum(t1 + 1, 0, INT_MAX, &errstr);
+		if (!errstr && strlen(t1 + 1) != (size_t)(t2 - t1 - 1))
+			errstr = "invalid";	/* a NUL ended the number early */
 		if (errstr) {
 			weprintf("%s:%ju: distance '%s' is %s", r.name, r.lineno, t1 + 1, errstr);
 			*err = 1;
@@ -158,7 +160,8 @@ main(int argc, char *argv[])
 	setupstdout();
 	if (argc == 0)
 		done = fmtresult("-", &err);
-	for (; !done && argc > 0; argc--, argv++)
+	/* stop at a write error: the output is lost, and fshut still knows why */
+	for (; !done && argc > 0 && !ferror(stdout); argc--, argv++)
 		done = fmtresult(*argv, &err);
 	enddistline();
 	err |= fshut(stdout, "<stdout>");

@@ -19,20 +19,27 @@ static uint64_t *weight;	/* by feature: occurrences in this page */
 static uint32_t *touched;	/* features with a weight in this page */
 static size_t ntouched;
 
-/* Read rows 1..nrows of the table: each must start with M characters 0/1. */
-static void
+/*
+ * Read rows 1..nrows of the table: each must start with M characters 0/1.
+ * Returns -1 after a diagnostic.
+ */
+static int
 loadtable(const char *path, size_t nrows)
 {
 	struct rdr r;
 	char *line;
 	ptrdiff_t n;
-	size_t i = 0, j;
+	size_t i = 0, j, cap = 0;
+	int bad = 0;
 
 	nwords = (mbits + 63) / 64;
 	if (rdr_open(&r, path) < 0)
-		exit(EXIT_DATA);
-	rows = ecalloc(nrows, sizeof *rows);
-	for (i = 0; i < nrows && (n = rdr_line(&r, &line)) >= 0; i++) {
+		return -1;
+	/* grown with the rows read: a large -n costs nothing until rows exist */
+	rows = NULL;
+	for (; !bad && i < nrows && (n = rdr_line(&r, &line)) >= 0; i++) {
+		egrow(&rows, &cap, i + 1, sizeof *rows);
+		memset(&rows[i], 0, sizeof rows[i]);
 		for (j = 0; j < mbits && j < (size_t)n; j++) {
 			if (line[j] != '0' && line[j] != '1')
 				break;
@@ -42,13 +49,18 @@ loadtable(const char *path, size_t nrows)
 		if (j == mbits)
 			continue;
 		if (j == (size_t)n || (j + 1 == (size_t)n && line[j] == '\r'))
-			eprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
-		eprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);
+			weprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
+		else
+			weprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);
+		bad = 1;
 	}
-	if (rdr_close(&r))
-		exit(EXIT_DATA);
-	if (i < nrows)
-		eprintf("%s: has %zu rows, %zu needed", path, i, nrows);
+	if (rdr_close(&r) || bad)
+		return -1;
+	if (i < nrows) {
+		weprintf("%s: has %zu rows, %zu needed", path, i, nrows);
+		return -1;
+	}
+	return 0;
 }
 
 /* Parse the decimal count s..e; -1 if it is not one, or too large. */
@@ -87,7 +99,8 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			    (int)(e - s), s);
 			return -1;
 		}
-		if ((i = wtab_find(&features, s, (size_t)(colon - 1 - s))) == WTAB_NONE)
+		/* a zero count weighs nothing (and must not be listed twice in touched) */
+		if (c == 0 || (i = wtab_find(&features, s, (size_t)(colon - 1 - s))) == WTAB_NONE)
 			continue;
 		if (!weight[i])
 			touched[ntouched++] = i;
@@ -245,14 +258,16 @@ main(int argc, char *argv[])
 		return EXIT_DATA;
 	if (nrows < features.n)
 		nrows = features.n;
-	loadtable(tablefile, nrows);
+	if (loadtable(tablefile, nrows) < 0)
+		return EXIT_DATA;
 	weight = ecalloc(features.n, sizeof *weight);
 	touched = ereallocarray(NULL, features.n, sizeof *touched);
 
 	setupstdout();
 	if (argc == 0)
 		ret |= fphash("-");
-	for (; argc > 0; argc--, argv++)
+	/* stop at a write error: the output is lost, and fshut still knows why */
+	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= fphash(*argv);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;

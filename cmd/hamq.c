@@ -61,6 +61,8 @@ static pthread_mutex_t chunklock = PTHREAD_MUTEX_INITIALIZER;
 static void
 put(struct buf *b, const char *s, size_t n)
 {
+	if (n == 0)
+		return;	/* an empty ID: no memcpy to a null buffer */
 	egrow(&b->p, &b->cap, b->len + n, 1);
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -293,7 +295,8 @@ hamq(const char *path, int last, int *decided)
 		n = batch.n;
 		egrow(&batch.fp, &batch.fpcap, n + 1, sizeof *batch.fp);
 		egrow(&batch.idoff, &batch.idoffcap, n + 2, sizeof *batch.idoff);
-		egrow(&batch.idtext, &batch.idcap, batch.idlen + q.idlen, 1);
+		/* +1: never memcpy to a null idtext */
+		egrow(&batch.idtext, &batch.idcap, batch.idlen + q.idlen + 1, 1);
 		batch.fp[n] = q.fp;
 		batch.idoff[n] = batch.idlen;
 		memcpy(batch.idtext + batch.idlen, q.id, q.idlen);

@@ -32,10 +32,11 @@ growtables(void)
 {
 	size_t old = countcap;
 
-	egrow(&count, &countcap, words.n, sizeof *count);
+	/* +1: the tables exist even for no word (no arithmetic on null) */
+	egrow(&count, &countcap, words.n + 1, sizeof *count);
 	memset(count + old, 0, (countcap - old) * sizeof *count);
 	old = kindcap;
-	egrow(&kind, &kindcap, words.n, sizeof *kind);
+	egrow(&kind, &kindcap, words.n + 1, sizeof *kind);
 	memset(kind + old, PLAIN, kindcap - old);
 }
 
@@ -111,7 +112,8 @@ wordfreq(const char *path)
 		if (inid) {
 			tab = memchr(p, '\t', (size_t)n);
 			if (pflag) {
-				egrow(&id, &idcap, idlen + (size_t)n, 1);
+				/* +1: never memcpy to a null id */
+				egrow(&id, &idcap, idlen + (size_t)n + 1, 1);
 				memcpy(id + idlen, p, (size_t)(tab ? tab - p : n));
 				idlen += (size_t)(tab ? tab - p : n);
 			}
@@ -159,17 +161,20 @@ puttotals(void)
 	}
 }
 
-/* Load a word list and mark its new words as k: a stopword stays a stopword. */
-static void
+/*
+ * Load a word list and mark its new words as k: a stopword stays a stopword.
+ * Returns -1 after a diagnostic.
+ */
+static int
 loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 {
 	size_t first = words.n;
+	int st = load(&words, path);
 
-	if (load(&words, path) < 0)
-		exit(EXIT_DATA);
 	growtables();
 	for (; first < words.n; first++)
 		kind[first] = (unsigned char)k;
+	return st;
 }
 
 static int
@@ -215,17 +220,19 @@ main(int argc, char *argv[])
 
 	wtab_init(&words);
 	growtables();
-	if (stopfile)
-		loadlist(stopfile, STOP, wtab_load_words);
+	if (stopfile && loadlist(stopfile, STOP, wtab_load_words) < 0)
+		return EXIT_DATA;
 	if (vocabfile) {
 		vflag = 1;
-		loadlist(vocabfile, VOCAB, loadvocab);
+		if (loadlist(vocabfile, VOCAB, loadvocab) < 0)
+			return EXIT_DATA;
 	}
 
 	setupstdout();
 	if (argc == 0)
 		ret |= wordfreq("-");
-	for (; argc > 0; argc--, argv++)
+	/* stop at a write error: the output is lost, and fshut still knows why */
+	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= wordfreq(*argv);
 	if (!pflag)
 		puttotals();

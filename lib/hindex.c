@@ -38,7 +38,9 @@ enum {
 #else
 #define PREFETCH(p)	((void)0)
 #endif
-#if defined(__has_attribute) && defined(__x86_64__) && defined(__linux__)
+/* clang 14 names the dispatcher NAME.ifunc, so other files cannot link to it */
+#if defined(__has_attribute) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__clang__)
 #if __has_attribute(target_clones)
 #define CLONES	__attribute__((target_clones("popcnt", "default")))
 #endif

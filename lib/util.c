@@ -14,13 +14,30 @@ const char *argv0 = "simtool";
 static void
 vwarn(const char *fmt, va_list ap)
 {
-	int saved = errno;
+	int saved = errno, len;
 	size_t n = strlen(fmt);
+	const char *err = n > 0 && fmt[n - 1] == ':' ? strerror(saved) : NULL;
+	char *msg = NULL;
+	va_list aq;
 
+	/*
+	 * One fprintf, so one write to the unbuffered stderr: the lines of
+	 * tools run side by side (simtool's stages) never mix.
+	 */
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len >= 0 && (msg = malloc((size_t)len + 1)))
+		vsnprintf(msg, (size_t)len + 1, fmt, ap);
+	if (msg) {
+		fprintf(stderr, "%s: %s%s%s\n", argv0, msg, err ? " " : "", err ? err : "");
+		free(msg);
+		return;
+	}
 	fprintf(stderr, "%s: ", argv0);
 	vfprintf(stderr, fmt, ap);
-	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(saved));
+	if (err)
+		fprintf(stderr, " %s", err);
 	fputc('\n', stderr);
 }
 

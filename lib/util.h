@@ -57,8 +57,9 @@ struct obuf {
 static inline char *
 obuf_room(struct obuf *b, size_t n)
 {
-	if (b->cap - b->n < n)
-		egrow(&b->p, &b->cap, b->n + n, 1);
+	/* <= and + 1: an empty buffer is allocated too, never null + 0 */
+	if (b->cap - b->n <= n)
+		egrow(&b->p, &b->cap, b->n + n + 1, 1);
 	return b->p + b->n;
 }
 

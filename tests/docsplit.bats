@@ -117,3 +117,63 @@ u='usage: docsplit [file ...]\n'
 	{ cat big; printf '\tbody\n'; } >want
 	cmpout 0 want /dev/null docsplit in
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "docsplit: an empty file" {
+	: >e
+	check 0 '' '' docsplit e
+}
+
+@test "docsplit: a directory" {
+	mkdir d
+	check 1 'A\tx\\n\n' 'docsplit: d: read error: Is a directory\n' docsplit d - <<<$'A\nx'
+}
+
+@test "docsplit: an unreadable file" {
+	needasuser
+	printf 'A\nx\n' >f
+	chmod 000 f
+	check 1 '' 'docsplit: f: Permission denied\n' asuser docsplit f
+}
+
+@test "docsplit: NUL bytes and bytes >= 0x80 in ID and text" {
+	printf '\0\377I\200D\0\n\0x\377\f\200\n' >f
+	check 0 '\\0\377I\200D\\0\t\\0x\377\n\200\t\n' '' docsplit f
+}
+
+@test "docsplit: a 50 MB line" {
+	{ printf 'ID\n'; repeat a 50000000; printf '\n'; } >big
+	docsplit big >out
+	[ "$(wc -c <out)" -eq 50000006 ]
+	[ "$(head -c 4 out)" = "ID${TAB:-	}a" ]
+	[ "$(tail -c 4 out | od -An -c | tr -d ' ')" = 'a\n\n' ]
+}
+
+@test "docsplit: duplicate IDs are labels: both pages are kept" {
+	printf 'A\nx\fA\ny\f A \nz\n' >f
+	check 0 'A\tx\nA\ty\nA\tz\\n\n' '' docsplit f
+}
+
+@test "docsplit: stdout cannot be written" {
+	printf 'A\nx\n' >small
+	devfull docsplit small
+	{ printf 'A\n'; repeat a 300000; } >big
+	devfull docsplit big
+	devfull docsplit big small
+}
+
+@test "docsplit: the reader of stdout goes away" {
+	{ printf 'A\n'; repeat a 2000000; } >big
+	sigpipe docsplit big
+}
+
+@test "docsplit: a page far bigger than its memory limit streams through" {
+	needvlimit
+	(
+		ulimit -v 50000
+		{ printf 'P\n'; words 120000000; } | docsplit | wc -c >n
+	)
+	[ "$(cat n)" -eq 120000003 ]
+}

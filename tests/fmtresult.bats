@@ -91,3 +91,82 @@ fmtresult: in:5: distance '2147483648' is too large
 	printf 'q\t1\ta\nq\t2\nq\t3\tc\n' >in
 	check 1 'q\n1:a \n3:c \n' 'fmtresult: in:2: match needs 3 fields\n' fmtresult in
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "fmtresult: an empty file" {
+	: >e
+	check 0 '' '' fmtresult e
+	check 0 '' '' fmtresult -n 1 e
+}
+
+@test "fmtresult: a directory" {
+	mkdir d
+	check 1 "$q1$q2$q3" 'fmtresult: d: read error: Is a directory\n' fmtresult d m
+}
+
+@test "fmtresult: an unreadable file" {
+	needasuser
+	: >f
+	chmod 000 f
+	chmod 644 m
+	check 1 "$q1$q2$q3" 'fmtresult: f: Permission denied\n' asuser fmtresult f m
+}
+
+@test "fmtresult: NUL bytes and bytes >= 0x80 in IDs and distances" {
+	printf 'q\0\377\nq\0\377\t0\ta\\0\200\nq\0\377\t1\tb\0\n' >in
+	check 0 'q\0\377\n0:a\0\200 \n1:b\0 \n' '' fmtresult in
+	printf 'q\t1\0\tx\nq\t\3772\ty\n' >in
+	check 1 '' "fmtresult: in:1: distance '1' is invalid
+fmtresult: in:2: distance '\3772' is invalid
+" fmtresult in
+}
+
+@test "fmtresult: a 10 MB ID" {
+	{ printf 'q\t0\t'; repeat I 10000000; printf '\n'; } >big
+	{ printf 'q\n0:'; repeat I 10000000; printf ' \n'; } >want
+	cmpout 0 want /dev/null fmtresult big
+}
+
+@test "fmtresult: numbers with signs, spaces, hex, overflow" {
+	for n in +1 ' 1' 0x1 -1 99999999999999999999; do
+		case $n in
+		99*) e='too large' ;;
+		*) e=invalid ;;
+		esac
+		check 2 '' "fmtresult: count '$n' is $e (allowed: 0 to $max)\n" fmtresult -n "$n" m
+	done
+	printf 'q\t+1\ta\nq\t 1\tb\nq\t0x1\tc\nq\t99999999999999999999\td\nq\t1\te\n' >in
+	check 1 'q\n1:e \n' "fmtresult: in:1: distance '+1' is invalid
+fmtresult: in:2: distance ' 1' is invalid
+fmtresult: in:3: distance '0x1' is invalid
+fmtresult: in:4: distance '99999999999999999999' is too large
+" fmtresult in
+}
+
+@test "fmtresult: duplicate query IDs: header records keep their blocks apart" {
+	printf 'q\nq\t0\ta\nq\nq\nq\t1\tb\n' >in
+	check 0 'q\n0:a \nq\nq\n1:b \n' '' fmtresult in
+	check 0 'q\n0:a \nq\n' '' fmtresult -n 2 in
+	# without headers, a repeated query continues its block
+	printf 'q\t0\ta\nq\t1\tb\n' >in
+	check 0 'q\n0:a \n1:b \n' '' fmtresult in
+}
+
+@test "fmtresult: stdout cannot be written" {
+	devfull fmtresult m
+	awk 'BEGIN { for (i = 0; i < 20000; i++) print "q" i "\t0\tid" i }' >big
+	devfull fmtresult big
+}
+
+@test "fmtresult: the reader of stdout goes away" {
+	awk 'BEGIN { for (i = 0; i < 100000; i++) print "q" i "\t0\tid" i }' >big
+	sigpipe fmtresult big
+}
+
+@test "fmtresult: an empty query ID" {
+	# fuzz finding: an empty first query was copied to a null buffer (UB)
+	printf '\n\t0\ta\n' >in
+	check 0 '\n0:a \n' '' fmtresult in
+}

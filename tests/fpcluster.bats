@@ -123,3 +123,29 @@ setup() {
 	check 1 'a\t0\nb\t1\nc\t1\ne\t0\n' 'fpcluster: m2:2: fingerprint has 3 bits, not 128 like the first\n' \
 		fpcluster -w 2 m1 m2
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "fpcluster: an empty file, a directory" {
+	: >e
+	check 0 '' '' fpcluster e
+	mkdir d
+	check 1 '' 'fpcluster: d: read error: Is a directory\n' fpcluster d
+}
+
+@test "fpcluster: a NUL inside a distance is invalid" {
+	printf 'a\t1\0x\tb\n' >in
+	check 1 '' "fpcluster: in:1: distance '1' is invalid\n" fpcluster in
+}
+
+@test "fpcluster: stdout cannot be written" {
+	printf 'a\t0101\nb\t0100\n' >in
+	devfull fpcluster in
+	devfull fpcluster -w 4 in
+}
+
+@test "fpcluster: the reader of stdout goes away" {
+	awk 'BEGIN { for (i = 0; i < 100000; i++) print "page" i "\t0101" }' >big
+	sigpipe fpcluster -w 4 big
+}

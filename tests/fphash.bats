@@ -149,3 +149,95 @@ fphash: in:3: bad count item 'bad'
 	printf 'a\t:3 apple:1\nb\tapple:1\n' >in
 	check 1 'b\t1100\n' "fphash: in:1: bad count item ':3'\n" fphash -f feat -m 4 -t tab in
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "fphash: empty files" {
+	: >e
+	check 0 '' '' fphash -f feat -m 4 -t tab e
+	printf 'p1\tapple:1\n' >p
+	check 0 'p1\t0000\n' '' fphash -f e -m 4 -t e p
+}
+
+@test "fphash: a directory as input, features or table" {
+	mkdir d
+	check 1 "$want" 'fphash: d: read error: Is a directory\n' fphash -f feat -m 4 -t tab d pages
+	check 1 '' 'fphash: d: read error: Is a directory\n' fphash -f d -m 4 -t tab pages
+	check 1 '' 'fphash: d: read error: Is a directory\n' fphash -f feat -m 4 -t d pages
+}
+
+@test "fphash: unreadable input, features or table" {
+	needasuser
+	: >f
+	chmod 000 f
+	chmod 644 feat tab pages
+	check 1 "$want" 'fphash: f: Permission denied\n' asuser fphash -f feat -m 4 -t tab f pages
+	check 1 '' 'fphash: f: Permission denied\n' asuser fphash -f f -m 4 -t tab pages
+	check 1 '' 'fphash: f: Permission denied\n' asuser fphash -f feat -m 4 -t f pages
+}
+
+@test "fphash: NUL bytes and bytes >= 0x80 in IDs, items and features" {
+	printf 'caf\351\t1\nx\0y\t1\n' >f
+	printf '1000\n0100\n' >t
+	printf 'I\0D\377\tcaf\351:2 zz\200:5\nJ\tx\0y:1\n' >p
+	check 0 'I\0D\377\t1000\nJ\t0100\n' '' fphash -f f -m 4 -t t p
+	printf 'q\tcaf\351:1\0\n' >p
+	check 1 '' "fphash: p:1: bad count item 'caf\351:1'\n" fphash -f f -m 4 -t t p
+}
+
+@test "fphash: a table whose last row has no newline" {
+	printf '1100\n1010\n0110' >t
+	check 0 "$want" '' fphash -f feat -m 4 -t t pages
+}
+
+@test "fphash: a 50 MB record" {
+	{ printf 'big\t'; yes 'apple:1' | head -n 6250000 | tr '\n' ' '; printf '\n'; } >in
+	[ "$(wc -c <in)" -eq 50000005 ]
+	check 0 'big\t1100\n' '' fphash -f feat -m 4 -t tab in
+}
+
+@test "fphash: numbers with signs, spaces, hex, overflow" {
+	for m in +4 ' 4' 0x4 -4 99999999999999999999; do
+		case $m in
+		99*) e='too large' ;;
+		*) e=invalid ;;
+		esac
+		check 2 '' "fphash: bits '$m' is $e (allowed: 1 to 128)\n" fphash -f feat -m "$m" -t tab pages
+		check 2 '' "fphash: rows '$m' is $e (allowed: 1 to 4294967294)\n" \
+			fphash -f feat -m 4 -n "$m" -t tab pages
+	done
+	printf 'a\tapple:+1\nb\tapple:0x1\nc\tapple: 1\nd\tapple:1\n' >in
+	check 1 'd\t1100\n' "fphash: in:1: bad count item 'apple:+1'
+fphash: in:2: bad count item 'apple:0x1'
+fphash: in:3: bad count item 'apple:'
+" fphash -f feat -m 4 -t tab in
+}
+
+@test "fphash: zero counts, even repeated, weigh nothing" {
+	# found in review: each zero count was listed again in the page's words
+	printf 'apple\t1\n' >f
+	printf 'p\tapple:0 apple:0 apple:0 apple:0\nq\tapple:1 apple:0\n' >in
+	check 0 'p\t0000\nq\t1100\n' '' fphash -f f -m 4 -t tab in
+}
+
+@test "fphash: duplicate IDs are labels: every record is kept" {
+	printf 'p\tapple:1\np\tbanana:1\np\t\n' >in
+	check 0 'p\t1100\np\t1010\np\t0000\n' '' fphash -f feat -m 4 -t tab in
+}
+
+@test "fphash: stdout cannot be written" {
+	devfull fphash -f feat -m 4 -t tab pages
+	awk 'BEGIN { for (i = 0; i < 20000; i++) print "page" i "\tapple:1" }' >big
+	devfull fphash -f feat -m 4 -t tab big
+}
+
+@test "fphash: the reader of stdout goes away" {
+	awk 'BEGIN { for (i = 0; i < 100000; i++) print "page" i "\tapple:1" }' >big
+	sigpipe fphash -f feat -m 4 -t tab big
+}
+
+@test "fphash: a huge -n costs no memory before the rows exist" {
+	check 1 '' 'fphash: tab: has 3 rows, 4294967294 needed\n' \
+		fphash -f feat -m 4 -n 4294967294 -t tab pages
+}

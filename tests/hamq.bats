@@ -276,3 +276,89 @@ bruteself() {
 	check 1 '' 'hamq: x.hix: index file has trailing bytes\n' hamq x.hix f
 	check 1 '' 'hamq: nodir/f.hix: No such file or directory\n' hamq -o nodir/f.hix f
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "hamq: an empty index file and an empty query file" {
+	: >e
+	check 0 '' '' hamq e q
+	check 0 '' '' hamq -a idx e
+}
+
+@test "hamq: a directory as index or queries" {
+	mkdir d
+	check 1 '' 'hamq: d: read error: Is a directory\n' hamq d q
+	check 1 'q1\t0\ti1\nq1\t0\ti5\nq2\t0\ti2\n' 'hamq: d: read error: Is a directory\n' \
+		hamq -d 0 idx d q
+}
+
+@test "hamq: an unreadable index or query file" {
+	needasuser
+	: >f
+	chmod 000 f
+	chmod 644 idx q
+	check 1 '' 'hamq: f: Permission denied\n' asuser hamq f q
+	check 1 'q1\t0\ti1\nq1\t0\ti5\nq2\t0\ti2\n' 'hamq: f: Permission denied\n' \
+		asuser hamq -d 0 idx f q
+}
+
+@test "hamq: NUL bytes and bytes >= 0x80 in IDs; in fingerprints they are bad" {
+	printf 'i\0\377\t01\n' >i
+	printf 'q\200\0\t01\n' >r
+	check 0 'q\200\0\nq\200\0\t0\ti\0\377\n' '' hamq -a i r
+	check 0 'q\200\0\t0\ti\0\377\n' '' hamq i r
+	printf 'q\t0\0\nr\t1\377\n' >r
+	check 1 '' 'hamq: r:1: fingerprint character 2 is not 0 or 1
+hamq: r:2: fingerprint character 2 is not 0 or 1
+' hamq i r
+}
+
+@test "hamq: mixed widths in one file" {
+	printf 'i1\t0000\ni2\t00001\ni3\t1111\n' >mix
+	check 1 '' 'hamq: mix:2: fingerprint has 5 bits, not 4 like the first\n' hamq mix q
+	printf 'q\t0000\n' >q4
+	check 1 'i1\t0\tq\n' 'hamq: mix:2: fingerprint has 5 bits, not 4 like the first\n' hamq q4 mix
+}
+
+@test "hamq: a 10 MB ID" {
+	{ repeat I 10000000; printf '\t0000\n'; } >big
+	{ printf 'q1\t0\t'; repeat I 10000000; printf '\n'; } >want
+	printf 'q1\t0000\n' >q1
+	cmpout 0 want /dev/null hamq -d 0 big q1
+}
+
+@test "hamq: distances with signs, spaces, hex, overflow" {
+	for d in +1 ' 1' 0x1 1x 99999999999999999999; do
+		case $d in
+		99*) e='too large' ;;
+		*) e=invalid ;;
+		esac
+		check 2 '' "hamq: distance '$d' is $e (allowed: 0 to 128)\n" hamq -d "$d" idx q
+	done
+}
+
+@test "hamq: duplicate IDs are labels: every index entry and query block is kept" {
+	printf 'a\t00\na\t01\nb\t00\n' >i
+	printf 'q\t00\nq\t11\nq\t00\n' >r
+	check 0 'q\t0\ta\nq\t0\tb\nq\t1\ta\nq\t1\ta\nq\t0\ta\nq\t0\tb\nq\t1\ta\n' '' hamq -d 1 i r
+	check 0 'q\nq\t0\ta\nq\t0\tb\nq\t1\ta\nq\nq\t1\ta\nq\nq\t0\ta\nq\t0\tb\nq\t1\ta\n' '' hamq -a -d 1 i r
+}
+
+@test "hamq: stdout cannot be written" {
+	devfull hamq idx q
+	awk 'BEGIN { for (i = 0; i < 20000; i++) print "query" i "\t0000" }' >big
+	devfull hamq idx big
+}
+
+@test "hamq: the reader of stdout goes away" {
+	awk 'BEGIN { for (i = 0; i < 100000; i++) print "query" i "\t0000" }' >big
+	sigpipe hamq idx big
+}
+
+@test "hamq: empty IDs in index and queries" {
+	# found in review: the first empty ID was copied to a null buffer (UB)
+	printf '\t0000\nb\t1111\n' >i
+	printf '\t0001\n' >r
+	check 0 '\t1\t\n' '' hamq -d 1 i r
+}

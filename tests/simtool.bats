@@ -186,3 +186,157 @@ clean() {
 	check 0 'old\n' '' cat result.txt
 	clean
 }
+
+# ---- Hardening: signals, full disks, failed stages ----
+load faults
+
+# fake NAME SCRIPT: a stage NAME that runs the sh SCRIPT instead, first on
+# PATH; $real is the real tool.
+fake() {
+	mkdir -p fakes
+	{
+		echo '#!/bin/sh'
+		echo "real=$(command -v "$1")"
+		echo "$2"
+	} >"fakes/$1"
+	chmod +x "fakes/$1"
+}
+
+# interrupt SIGNAL STATUS: stop simtool with SIGNAL while a stage runs.
+interrupt() {
+	small
+	mkdir tmp
+	printf 'old\n' >result.txt
+	fake topn "echo \$\$ >'$PWD/started'; exec sleep 60"
+	env --default-signal=INT PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" \
+		simtool 3 4 >out 2>err 3>&- &
+	pid=$!
+	for i in $(seq 100); do
+		[ -s started ] && break
+		sleep 0.1
+	done
+	[ -s started ]
+	kill "-$1" "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq "$2" ]
+	[ ! -s out ] && [ ! -s err ]
+	! kill -0 "$(cat started)" 2>/dev/null	# the stage was stopped too
+	check 0 'old\n' '' cat result.txt
+	clean
+}
+
+@test "simtool: SIGTERM stops the stages, removes temporary files, keeps result.txt" {
+	interrupt TERM 143
+}
+
+@test "simtool: SIGINT stops the stages, removes temporary files, keeps result.txt" {
+	interrupt INT 130
+}
+
+@test "simtool: a file size limit (ulimit -f) fails the stage, keeps result.txt" {
+	small
+	{ printf '\fBIG\n'; words 1000000; } >>article.txt
+	mkdir tmp
+	printf 'old\n' >result.txt
+	run -1 --separate-stderr bash -c 'ulimit -f 500; TMPDIR="$PWD/tmp" exec simtool 3 4'
+	[ "$output" = "" ]
+	[ "$stderr" = "docsplit: <stdout>: write error: File too large
+simtool: stage docsplit article.txt failed" ]
+	check 0 'old\n' '' cat result.txt
+	clean
+}
+
+@test "simtool: a full disk while result.txt is written keeps the old one" {
+	unshare -rm true 2>/dev/null || skip "no mount namespace (unshare -rm) for a small tmpfs"
+	# 300 copies of one page, IDs of 60 bytes: result.txt is 18 kB
+	mkdir in tmp mnt
+	awk 'BEGIN { for (i = 0; i < 300; i++)
+		printf "%s%060d\napple banana cherry\n", (i ? "\f" : ""), i }' >in/article.txt
+	printf 'S\napple banana cherry\n' >in/sample.txt
+	printf '1100\n1010\n0110\n' >in/hashvalue.txt
+	: >in/stopwords.txt
+	PATH="$PATH" TMPDIR="$PWD/tmp" unshare -rm sh -c '
+		mount -t tmpfs -o size=8k tmpfs mnt || exit 99
+		cd mnt || exit 99
+		ln -s ../in/*.txt .
+		printf "old\n" >result.txt
+		simtool 3 4 >../out 2>../err
+		echo $? >../st
+		cat result.txt >../result
+		ls -A >../ls'
+	check 0 '1\n' '' cat st
+	check 0 'fmtresult: <stdout>: write error: No space left on device
+simtool: stage fmtresult failed
+' '' cat out err
+	check 0 'old\n' '' cat result
+	check 0 'article.txt\nhashvalue.txt\nresult.txt\nsample.txt\nstopwords.txt\n' '' cat ls
+	[ -z "$(ls -A tmp)" ]
+}
+
+@test "simtool: a stage killed by a signal is named" {
+	small
+	mkdir tmp
+	printf 'old\n' >result.txt
+	fake hamq 'kill -KILL $$'
+	check 1 '' 'simtool: stage hamq killed by signal SIGKILL\n' \
+		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	check 0 'old\n' '' cat result.txt
+	clean
+}
+
+@test "simtool: the reader of the screen goes away: quiet, status 141, result.txt whole" {
+	small
+	mkdir tmp
+	fake fmtresult 'case $1 in -n) exec yes ;; esac; exec "$real" "$@"'
+	env --default-signal=PIPE PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" \
+		simtool 3 4 2>err | head -c 1 >/dev/null
+	[ "${PIPESTATUS[0]}" -eq 141 ]
+	[ ! -s err ]
+	printf "$small4" >want
+	cmp result.txt want
+	clean
+}
+
+@test "simtool: N and M with signs, spaces, hex, overflow" {
+	small
+	r='the rows of hashvalue.txt'
+	for n in +3 ' 3' 0x3 3x; do
+		check 2 '' "simtool: N '$n' is invalid (allowed: 1 to 4, $r)\n" simtool "$n" 4
+		check 2 '' "simtool: M '$n' is invalid (allowed: 1 to 128)\n" simtool 3 "$n"
+	done
+	check 2 '' "simtool: N '99999999999999999999' is out of range (allowed: 1 to 4, $r)\n" \
+		simtool 99999999999999999999 4
+	check 2 '' "simtool: M '99999999999999999999' is out of range (allowed: 1 to 128)\n" \
+		simtool 3 99999999999999999999
+	[ ! -e result.txt ]
+}
+
+@test "simtool: empty inputs, and a directory for an input" {
+	small
+	mkdir tmp
+	: >stopwords.txt
+	: >article.txt
+	check 0 'S1\n' '' env TMPDIR="$PWD/tmp" simtool 3 4
+	check 0 'S1\nS2\n' '' cat result.txt
+	: >sample.txt
+	check 0 '' '' env TMPDIR="$PWD/tmp" simtool 3 4
+	check 0 '' '' cat result.txt
+	: >hashvalue.txt
+	check 1 '' 'simtool: hashvalue.txt: empty\n' simtool 3 4
+	rm article.txt
+	mkdir article.txt
+	check 1 '' 'simtool: article.txt: cannot read (it must be in the current directory)\n' simtool 3 4
+	clean
+}
+
+@test "simtool: the screen cannot be written; result.txt is whole" {
+	small
+	mkdir tmp
+	check 1 '' 'fmtresult: <stdout>: write error: No space left on device
+simtool: stage fmtresult -n 1 failed
+' sh -c 'TMPDIR="$PWD/tmp" exec simtool 3 4 >/dev/full'
+	printf "$small4" >want
+	cmp result.txt want
+	clean
+}

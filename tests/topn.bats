@@ -87,3 +87,76 @@ topn: in:5: count '' is invalid
 	printf 'a\t1\r\nb\t2\r\n' >in
 	check 0 'b\t2\na\t1\n' '' topn 5 in
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "topn: an empty file" {
+	: >e
+	check 0 '' '' topn 5 e
+}
+
+@test "topn: a directory" {
+	mkdir d
+	printf 'a\t1\n' >in
+	check 1 'a\t1\n' 'topn: d: read error: Is a directory\n' topn 5 d in
+}
+
+@test "topn: an unreadable file" {
+	needasuser
+	printf 'a\t1\n' >f
+	chmod 000 f
+	check 1 '' 'topn: f: Permission denied\n' asuser topn 5 f
+}
+
+@test "topn: NUL bytes and bytes >= 0x80 in words are bytes like any other" {
+	printf 'a\0b\t2\n\377\t3\na\0c\t2\na\0b\t1\n' >in
+	check 0 'a\0b\t3\n\377\t3\na\0c\t2\n' '' topn 5 in
+	printf 'a\t1\0\n' >in
+	check 1 '' "topn: in:1: count '1' is invalid\n" topn 5 in
+}
+
+@test "topn: a 10 MB word and a 50 MB line" {
+	{ repeat a 10000000; printf '\t5\nb\t6\n'; } >in
+	{ printf 'b\t6\n'; repeat a 10000000; printf '\t5\n'; } >want
+	cmpout 0 want /dev/null topn 5 in
+	{ printf 'w\t'; repeat 1 50000000; printf '\n'; } >in
+	run -1 --separate-stderr topn 5 in
+	[ "$output" = "" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	case ${stderr_lines[0]} in
+	"topn: in:1: count '1111111111"*"' is too large") ;;
+	*) false ;;
+	esac
+}
+
+@test "topn: counts with signs, spaces, hex, overflow" {
+	printf 'a\t+1\nb\t 2\nc\t3 \nd\t0x4\ne\t99999999999999999999\nf\t-0\ng\t007\n' >in
+	check 1 'g\t7\n' "topn: in:1: count '+1' is invalid
+topn: in:2: count ' 2' is invalid
+topn: in:3: count '3 ' is invalid
+topn: in:4: count '0x4' is invalid
+topn: in:5: count '99999999999999999999' is too large
+topn: in:6: count '-0' is invalid
+" topn 5 in
+	check 2 '' "topn: count ' 5' is invalid (allowed: 1 to $max)\n" topn ' 5' in
+	check 2 '' "topn: count '0x5' is invalid (allowed: 1 to $max)\n" topn 0x5 in
+}
+
+@test "topn: stdout cannot be written" {
+	printf 'a\t1\n' >in
+	devfull topn 5 in
+	awk 'BEGIN { for (i = 0; i < 100000; i++) print "w" i "\t" i }' >big
+	devfull topn 100000 big
+}
+
+@test "topn: the reader of stdout goes away" {
+	awk 'BEGIN { for (i = 0; i < 200000; i++) print "w" i "\t" i }' >big
+	sigpipe topn 200000 big
+}
+
+@test "topn: an empty word" {
+	# fuzz finding: writing an empty first word did arithmetic on a null buffer (UB)
+	printf '\t3\n' >in
+	check 0 '\t3\n' '' topn 5 in
+}

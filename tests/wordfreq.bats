@@ -123,3 +123,87 @@ u='usage: wordfreq [-p] [-s stopwords] [-v vocabulary] [file ...]\n'
 		'wordfreq: <stdin>:2: no TAB after the page ID\nwordfreq: <stdin>:4: no TAB after the page ID\n' \
 		wordfreq <in
 }
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "wordfreq: an empty file" {
+	: >e
+	check 0 '' '' wordfreq e
+	check 0 '' '' wordfreq -p e
+	check 0 '' '' wordfreq -s e -v e e
+}
+
+@test "wordfreq: a directory as input, stopwords or vocabulary" {
+	mkdir d
+	printf 'P\tab\n' >r
+	check 1 'ab\t1\n' 'wordfreq: d: read error: Is a directory\n' wordfreq d r
+	check 1 '' 'wordfreq: d: read error: Is a directory\n' wordfreq -s d r
+	check 1 '' 'wordfreq: d: read error: Is a directory\n' wordfreq -v d r
+}
+
+@test "wordfreq: unreadable input, stopwords or vocabulary" {
+	needasuser
+	printf 'P\tab\n' >r
+	cp r f
+	chmod 000 f
+	chmod 644 r
+	check 1 'ab\t1\n' 'wordfreq: f: Permission denied\n' asuser wordfreq f r
+	check 1 '' 'wordfreq: f: Permission denied\n' asuser wordfreq -s f r
+	check 1 '' 'wordfreq: f: Permission denied\n' asuser wordfreq -v f r
+}
+
+@test "wordfreq: NUL bytes and bytes >= 0x80 in ID, text and word lists" {
+	printf 'I\0D\377\tab\0cd\377ef\200GH\\0ij\n' >r
+	check 0 'ab\t1\ncd\t1\nef\t1\ngh\t1\nij\t1\n' '' wordfreq r
+	check 0 'I\0D\377\tab:1 cd:1 ef:1 gh:1 ij:1\n' '' wordfreq -p r
+	# a stopword with such bytes is no word, so it never matches
+	printf 'ab\0x cd\377\vef\f\n' >s
+	check 0 'ab\t1\ncd\t1\ngh\t1\nij\t1\n' '' wordfreq -s s r
+	printf 'gh\0\t1\ncd\t1\n' >v
+	check 0 'cd\t1\n' '' wordfreq -v v r
+}
+
+@test "wordfreq: a 50 MB line and a 10 MB word" {
+	{ printf 'P\t'; words 50000000; printf '\n'; } >big
+	check 0 'ab\t8333334\ncd\t8333333\n' '' wordfreq big
+	check 0 'P\tab:8333334 cd:8333333\n' '' wordfreq -p big
+	{ printf 'P\t'; repeat a 10000000; printf ' b\n'; } >word
+	{ repeat a 10000000; printf '\t1\nb\t1\n'; } >want
+	cmpout 0 want /dev/null wordfreq word
+}
+
+@test "wordfreq -p: a page whose ID is 1 MB" {
+	{ repeat I 1000000; printf '\tab ab\n'; } >r
+	{ repeat I 1000000; printf '\tab:2\n'; } >want
+	cmpout 0 want /dev/null wordfreq -p r
+}
+
+@test "wordfreq -p: duplicate IDs are labels: both records are kept" {
+	printf 'A\tab\nA\tcd\nA\t\n' >r
+	check 0 'A\tab:1\nA\tcd:1\nA\t\n' '' wordfreq -p r
+}
+
+@test "wordfreq: stdout cannot be written" {
+	printf 'P\tab cd\n' >r
+	devfull wordfreq r
+	devfull wordfreq -p r
+	{ printf 'P\t'; words 300000; printf '\n'; } | sed 's/ /\n/g' | awk '{ print NR "\t" $0 }' >big
+	devfull wordfreq -p big
+}
+
+@test "wordfreq: the reader of stdout goes away" {
+	words 3000000 | sed 's/ /\n/g' | awk '{ print NR "\t" $0 }' >big
+	sigpipe wordfreq -p big
+}
+
+@test "wordfreq: a page far bigger than its memory limit streams through" {
+	needvlimit
+	(
+		ulimit -v 50000
+		{ printf 'P\t'; words 120000000; printf '\n'; } | wordfreq >total
+		{ printf 'P\t'; words 120000000; printf '\n'; } | wordfreq -p >pages
+	)
+	check 0 'ab\t20000000\ncd\t20000000\n' '' cat total
+	check 0 'P\tab:20000000 cd:20000000\n' '' cat pages
+}

@@ -196,6 +196,8 @@ main(int argc, char *argv[])
 		if (printf("%s%lld\t", prefix, i + 1) < 0 || fwrite(line, 1, m + 1, stdout) != m + 1)
 			break;
 	}
+	free(all);
+	free(vals);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: write error\n", argv0);
 		return 1;

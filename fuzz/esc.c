@@ -1,0 +1,52 @@
+/*
+ * Fuzz the field escape: decoding any bytes must not go wrong, and escaping
+ * then decoding must give the bytes back. The input is used whole.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "esc.h"
+
+/* Escape s into a new buffer, decode it and check that s comes back. */
+static void
+roundtrip(const char *s, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	ptrdiff_t m;
+	FILE *fp;
+
+	if (!(fp = open_memstream(&buf, &len)))
+		abort();
+	esc_write(s, n, fp);
+	if (fclose(fp) == EOF)
+		abort();
+	if (memchr(buf, '\t', len) || memchr(buf, '\n', len) || memchr(buf, '\r', len) ||
+	    memchr(buf, '\0', len))
+		abort();	/* an escaped field holds none of these */
+	m = esc_decode(buf, len);
+	if (m < 0 || (size_t)m != n || memcmp(buf, s, n))
+		abort();
+	free(buf);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	char *s = malloc(n ? n : 1);
+	ptrdiff_t m;
+
+	if (!s)
+		abort();
+	roundtrip((const char *)d, n);
+	memcpy(s, d, n);
+	if ((m = esc_decode(s, n)) >= 0) {
+		if ((size_t)m > n)
+			abort();
+		roundtrip(s, (size_t)m);
+	}
+	free(s);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* Fuzz fmtresult's match reading: part 0 is match records; OPT2 is -n (255: none). */
+#include "fuzz.h"
+
+#define main fmtresult_main
+#include "../cmd/fmtresult.c"
+#undef main
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct fuzzin in;
+	int err = 0;
+
+	fuzz_begin(&in, d, n, 1);
+	maxblocks = in.o2 == 255 ? LLONG_MAX : in.o2 % 8;
+	nblocks = 0;
+	curdist = -1;
+	querylen = 0;
+	fmtresult(in.path[0], &err);
+	enddistline();
+	fflush(stdout);
+	free(query);
+	free(qdec);
+	free(iddec);
+	query = qdec = iddec = NULL;
+	querycap = qdeccap = iddeccap = 0;
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * Fuzz wordfreq: record reading and tokenizing (part 0), stopword loading
+ * (part 1, if OPT2 bit 1) and vocabulary loading (part 2, if OPT2 bit 2);
+ * OPT2 bit 0 is -p.
+ */
+#include "fuzz.h"
+
+#define main wordfreq_main
+#include "../cmd/wordfreq.c"
+#undef main
+
+static void
+reset(void)
+{
+	wtab_free(&words);
+	free(kind);
+	free(count);
+	free(touched);
+	free(id);
+	kind = NULL;
+	count = NULL;
+	touched = NULL;
+	id = NULL;
+	kindcap = countcap = ntouched = touchedcap = idlen = idcap = 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct fuzzin in;
+
+	fuzz_begin(&in, d, n, 3);
+	pflag = in.o2 & 1;
+	vflag = 0;
+	wtab_init(&words);
+	growtables();
+	if ((in.o2 & 2) && loadlist(in.path[1], STOP, wtab_load_words) < 0)
+		goto out;
+	if (in.o2 & 4) {
+		vflag = 1;
+		if (loadlist(in.path[2], VOCAB, loadvocab) < 0)
+			goto out;
+	}
+	wordfreq(in.path[0]);
+	if (!pflag)
+		puttotals();
+	fflush(stdout);
+out:
+	reset();
+	return 0;
+}

@@ -1,0 +1,52 @@
+# faults.bash: helpers of the hardening tests (bad input, output faults,
+# resource bounds) at the end of each tool's bats file; load after helper.
+
+# devfull TOOL [ARG ...]: stdout cannot be written: one diagnostic, exit 1.
+devfull() {
+	check 1 '' "$1: <stdout>: write error: No space left on device\n" \
+		sh -c 'exec "$@" >/dev/full' sh "$@"
+}
+
+# sigpipe TOOL [ARG ...]: the reader of stdout goes away early (the output
+# must be well over a pipe's 64 kB). With SIGPIPE's default action the tool
+# dies of it without a word (status 141); with SIGPIPE ignored the write
+# fails with EPIPE, which it reports, and it exits 1.
+sigpipe() {
+	local st
+
+	env --default-signal=PIPE "$@" 2>err | head -c 1 >/dev/null
+	st=${PIPESTATUS[0]}
+	[ "$st" -eq 141 ] || { echo "default SIGPIPE: exit status $st, want 141" >&2; return 1; }
+	[ ! -s err ] || { echo "default SIGPIPE: stderr:" >&2; cat err >&2; return 1; }
+	env --ignore-signal=PIPE "$@" 2>err | head -c 1 >/dev/null
+	st=${PIPESTATUS[0]}
+	[ "$st" -eq 1 ] || { echo "ignored SIGPIPE: exit status $st, want 1" >&2; return 1; }
+	printf '%s: <stdout>: write error: Broken pipe\n' "$1" >want.err
+	cmp err want.err
+}
+
+# asuser CMD [ARG ...]: run CMD under a user that file permissions apply to:
+# as we are, or as nobody if we are root (skip if that cannot be done).
+asuser() {
+	if [ "$(id -u)" -ne 0 ]; then
+		"$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	fi
+}
+
+needasuser() {
+	[ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null 2>&1 ||
+		skip "running as root without setpriv(1)"
+}
+
+# An address space limit says nothing under the sanitizers, which reserve
+# terabytes of it.
+needvlimit() {
+	[ -z "${SIMTOOL_SAN:-}" ] || skip "address space limit under sanitizers"
+}
+
+# words N: N bytes of text "ab cd ab cd ...", no newline.
+words() {
+	yes 'ab cd' | tr '\n' ' ' | head -c "$1"
+}
