@@ -1068,7 +1068,8 @@ validate(struct hix *ix)
 	}
 	if (!ix->hastab)
 		return NULL;
-	if (ix->tdist >= FP_MAXBITS || (ix->ngrp > 0 && (uint64_t)ix->ngrp * nt != ix->ntab))
+	/* -d 128 (FP_MAXBITS) builds no table: a scan answers it */
+	if (ix->tdist > FP_MAXBITS || (ix->ngrp > 0 && (uint64_t)ix->ngrp * nt != ix->ntab))
 		return "bad table counts";
 	for (i = 0; i < ix->nperm; i++)
 		if (ix->perm[i] >= ix->nu)
@@ -1173,7 +1174,8 @@ hix_open(struct hix *ix, const char *path)
 		goto bad;
 	if (h.m > FP_MAXBITS || h.nw != (h.m + 63) / 64 || h.n >= UINT32_MAX ||
 	    h.nu > h.n || (h.n == 0) != (h.m == 0 && h.nu == 0) || h.hastab > 1 ||
-	    h.tdist >= FP_MAXBITS || h.ngrp >= UINT32_MAX || h.ntab >= UINT32_MAX ||
+	    h.tdist > FP_MAXBITS || (h.tdist == FP_MAXBITS && h.ngrp != 0) ||
+	    h.ngrp >= UINT32_MAX || h.ntab >= UINT32_MAX ||
 	    h.nchild >= UINT32_MAX || h.nperm > h.size || h.ndir > h.size ||
 	    h.idtextlen > h.size) {
 		err = "bad counts in index file header";

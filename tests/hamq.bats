@@ -362,3 +362,12 @@ hamq: r:2: fingerprint character 2 is not 0 or 1
 	printf '\t0001\n' >r
 	check 0 '\t1\t\n' '' hamq -d 1 i r
 }
+
+@test "hamq -o with -d 128: the index file can be read back" {
+	# fuzz finding: -d 128 wrote a distance the reader refused
+	printf 'a\t0101\nb\t1111\n' >i
+	check 0 '' '' hamq -d 128 -o i.hix i
+	printf 'q\t0101\n' >r
+	check 0 'q\t0\ta\nq\t2\tb\n' '' hamq -d 3 i.hix r
+	check 0 'q\t0\ta\nq\t2\tb\n' '' hamq -d 128 i.hix r
+}
