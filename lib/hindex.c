@@ -868,7 +868,7 @@ hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab, stru
 /*
  * The index file: a header, then the arrays, each at a multiple of 8
  * bytes, in the byte order of the machine that wrote it. The checksum
- * covers everything after the header.
+ * covers the whole file, its own field taken as zero.
  */
 #define HIX_MAGIC	"\211HAMQIX\n"
 #define HIX_VERSION	1
@@ -883,6 +883,10 @@ struct hixhdr {
 	uint64_t m, nw, n, nu, idtextlen, hastab, tdist, ngrp, ntab, nchild, nperm, ndir;
 	uint64_t off[NSEC];
 };
+
+_Static_assert(sizeof(struct hixhdr) == HIX_HDRSIZE &&
+    offsetof(struct hixhdr, size) == HIX_OFFSIZE &&
+    offsetof(struct hixhdr, sum) == HIX_OFFSUM, "index file header layout");
 
 struct sum {
 	uint64_t h, part;
@@ -929,6 +933,23 @@ sumbytes(struct sum *s, const void *p, size_t n)
 	}
 }
 
+uint64_t
+hix_checksum(const void *file, size_t n)
+{
+	struct sum s = { 0, 0, 0 };
+	struct hixhdr h;
+
+	if (n < sizeof h)
+		return 0;
+	memcpy(&h, file, sizeof h);
+	h.sum = 0;
+	sumbytes(&s, &h, sizeof h);
+	sumbytes(&s, (const char *)file + sizeof h, n - sizeof h);
+	if (s.npart)
+		sumword(&s, s.part);
+	return s.h;
+}
+
 /* The lengths of the sections for the counts in h. */
 static void
 seclens(const struct hixhdr *h, uint64_t len[NSEC])
@@ -962,6 +983,16 @@ hix_isfile(const char *path)
 	return ret;
 }
 
+/* The process's umask (mkstemp makes files 0600; an index file is data like any other). */
+static mode_t
+umaskvalue(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
 int
 hix_save(const struct hix *ix, const char *path)
 {
@@ -970,7 +1001,9 @@ hix_save(const struct hix *ix, const char *path)
 	struct sum s = { 0, 0, 0 };
 	uint64_t len[NSEC], at;
 	const void *sec[NSEC];
-	FILE *f;
+	FILE *f = NULL;
+	char *tmp;
+	int fd = -1;
 	int i, pass;
 
 	memset(&h, 0, sizeof h);
@@ -1008,11 +1041,21 @@ hix_save(const struct hix *ix, const char *path)
 		at += (len[i] + 7) / 8 * 8;
 	}
 	h.size = at;
-	if (!(f = fopen(path, "w"))) {
+	/* written beside path, then renamed: never a half-written index file */
+	tmp = emalloc(strlen(path) + 8);
+	sprintf(tmp, "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
 		weprintf("%s:", path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
 		return -1;
 	}
-	/* Pass 0 sums, pass 1 writes. */
+	/* Pass 0 sums (the header with a zero sum, then the rest), pass 1 writes. */
+	h.sum = 0;
+	sumbytes(&s, &h, sizeof h);
 	for (pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			h.sum = s.h;
@@ -1035,13 +1078,17 @@ hix_save(const struct hix *ix, const char *path)
 	if (fflush(f) == EOF || ferror(f)) {
 		weprintf("%s: write error:", path);
 		fclose(f);
-		return -1;
-	}
-	if (fclose(f) == EOF) {
+	} else if (fclose(f) == EOF)
 		weprintf("%s: close error:", path);
-		return -1;
+	else if (chmod(tmp, 0666 & ~umaskvalue()) < 0 || rename(tmp, path) < 0)
+		weprintf("%s:", path);
+	else {
+		free(tmp);
+		return 0;
 	}
-	return 0;
+	unlink(tmp);
+	free(tmp);
+	return -1;
 }
 
 /* Check what the lookups rely on, so that a bad file cannot crash them. */
@@ -1128,7 +1175,6 @@ hix_open(struct hix *ix, const char *path)
 {
 	struct hixhdr h;
 	struct stat st;
-	struct sum s = { 0, 0, 0 };
 	uint64_t len[NSEC];
 	const char *err = NULL, *base;
 	void *map = NULL;
@@ -1138,24 +1184,24 @@ hix_open(struct hix *ix, const char *path)
 	ix->b->ownscore = 0;
 	if ((fd = open(path, O_RDONLY)) < 0) {
 		weprintf("%s:", path);
-		return -1;
+		goto fail;
 	}
 	if (fstat(fd, &st) < 0) {
 		weprintf("%s:", path);
 		close(fd);
-		return -1;
+		goto fail;
 	}
 	if ((uint64_t)st.st_size < sizeof h) {
 		close(fd);
 		weprintf("%s: index file truncated (%ju bytes, less than its header)", path,
 		    (uintmax_t)st.st_size);
-		return -1;
+		goto fail;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		weprintf("%s: mmap:", path);
-		return -1;
+		goto fail;
 	}
 	ix->map = map;
 	ix->maplen = (size_t)st.st_size;
@@ -1188,8 +1234,8 @@ hix_open(struct hix *ix, const char *path)
 			err = "index file section out of range";
 			goto bad;
 		}
-	sumbytes(&s, base + sizeof h, (size_t)(h.size - sizeof h));
-	if (s.npart || s.h != h.sum) {
+	/* every section is padded to whole words */
+	if ((h.size - sizeof h) % 8 || hix_checksum(base, (size_t)h.size) != h.sum) {
 		err = "index file corrupt (checksum mismatch)";
 		goto bad;
 	}
@@ -1221,6 +1267,7 @@ hix_open(struct hix *ix, const char *path)
 	return 0;
 bad:
 	weprintf("%s: %s", path, err);
+fail:
 	hix_free(ix);
 	return -1;
 }

@@ -132,6 +132,13 @@ uint32_t *hix_posunique(const struct hix *ix);
  * failure; hix_open checks every size and offset before use.
  */
 int hix_isfile(const char *path);
+/*
+ * The checksum an index file of n bytes keeps of itself (its checksum field
+ * taken as zero), and where its header keeps its size and that checksum
+ * (64-bit words). For tools that check or re-seal files (the fuzz harness).
+ */
+enum { HIX_HDRSIZE = 224, HIX_OFFSIZE = 24, HIX_OFFSUM = 32 };
+uint64_t hix_checksum(const void *file, size_t n);
 int hix_save(const struct hix *ix, const char *path);
 int hix_open(struct hix *ix, const char *path);
 

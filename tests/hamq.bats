@@ -275,6 +275,12 @@ bruteself() {
 	cat f.hix f.hix >x.hix
 	check 1 '' 'hamq: x.hix: index file has trailing bytes\n' hamq x.hix f
 	check 1 '' 'hamq: nodir/f.hix: No such file or directory\n' hamq -o nodir/f.hix f
+	# a failed write leaves the old index file whole, and no temporary file
+	cp f.hix old.hix
+	check 1 '' 'hamq: old.hix: write error: File too large\n' \
+		sh -c 'trap "" XFSZ; ulimit -f 1; exec hamq -o old.hix f'
+	cmp old.hix f.hix
+	[ "$(ls old.hix*)" = old.hix ]
 }
 
 # ---- Hardening: bad input, output faults, resource bounds ----
