@@ -32,7 +32,7 @@ bin/%: cmd/%.c lib/libsim.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libsim.a $(LDLIBS)
 
-bin/%: tools/%.c lib/libsim.a $(LIBHDR)
+bin/%: tools/%.c tools/rng.h lib/libsim.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libsim.a $(LDLIBS)
 

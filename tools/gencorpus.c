@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rng.h"
 #include "util.h"
 
 #define MAXARTICLES	10000000LL
@@ -107,10 +108,6 @@ static const char *const tld[4] = {
 	"example", "example.com", "example.org", "example.net",
 };
 
-struct rng {
-	uint64_t s;
-};
-
 struct toks {
 	uint32_t *v;
 	size_t n, cap;
@@ -169,26 +166,11 @@ xmalloc(size_t n, size_t size)
 	return p;
 }
 
-/* splitmix64's finalizer: a bijection that scatters nearby inputs. */
-static uint64_t
-mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static uint64_t
-next(struct rng *g)
-{
-	return mix(g->s += UINT64_C(0x9e3779b97f4a7c15));
-}
-
 /* Uniform in [0, n) for n < 2^32, by multiply-shift: no division. */
 static uint32_t
 below(struct rng *g, uint32_t n)
 {
-	return (uint32_t)(((next(g) >> 32) * n) >> 32);
+	return (uint32_t)(((rng_next(g) >> 32) * n) >> 32);
 }
 
 /*
@@ -198,7 +180,7 @@ below(struct rng *g, uint32_t n)
 static void
 seedrng(struct rng *g, unsigned kind, long long index)
 {
-	g->s = mix(mix(seed ^ (uint64_t)kind << 56) + (uint64_t)index);
+	g->s = rng_mix(rng_mix(seed ^ (uint64_t)kind << 56) + (uint64_t)index);
 }
 
 /*
@@ -330,7 +312,7 @@ buildvocab(void)
 static uint32_t
 zipf(struct rng *g)
 {
-	uint64_t total = zcum[nvocab - 1], u = next(g) % total;
+	uint64_t total = zcum[nvocab - 1], u = rng_next(g) % total;
 	size_t gi = (size_t)(u * GUIDE / total), lo = zguide[gi], hi = zguide[gi + 1], mid;
 
 	/* the first rank whose cumulative weight passes u */
@@ -348,7 +330,7 @@ zipf(struct rng *g)
 static uint32_t
 drawword(struct rng *g, int capital)
 {
-	uint64_t r = next(g);
+	uint64_t r = rng_next(g);
 	unsigned p = (unsigned)(r >> 54), c;
 	uint32_t emails = nvocab < 4096 ? (uint32_t)nvocab : 4096;
 
@@ -492,7 +474,7 @@ edit(struct rng *g, const struct toks *in, struct toks *out, struct toks *tmp)
 			npara += KIND(tok) == K_PARA;
 			continue;
 		}
-		r = next(g);
+		r = rng_next(g);
 		cap = (KIND(tok) == K_WORD || KIND(tok) == K_FUNC) &&
 		    (LOAD(tok) >> 24) == C_CAP;
 		if ((r & 0xffff) % 1000 < ins)

@@ -14,61 +14,25 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *argv0 = "genfp";
-static uint64_t state = 1;
+#include "rng.h"
+#include "util.h"
 
-/* splitmix64: seedable with any value, the same stream everywhere. */
-static uint64_t
-next(void)
-{
-	uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
+static struct rng rng = { 1 };
 
 /* Uniform in [0, n), n > 0 (the bias of a 64-bit modulus is negligible here). */
 static uint64_t
 below(uint64_t n)
 {
-	return next() % n;
+	return rng_next(&rng) % n;
 }
 
-static long long
-num(const char *s, long long min, long long max, const char *what)
-{
-	unsigned long long v = 0;
-	const char *p, *err = NULL;
-
-	if (!*s)
-		err = "invalid";
-	for (p = s; *p && !err; p++) {
-		if (*p < '0' || *p > '9')
-			err = "invalid";
-		else if (v > (ULLONG_MAX - 9) / 10)
-			v = ULLONG_MAX;
-		else
-			v = v * 10 + (unsigned)(*p - '0');
-	}
-	if (!err && v > (unsigned long long)max)
-		err = "too large";
-	if (!err && (long long)v < min)
-		err = "too small";
-	if (err) {
-		fprintf(stderr, "%s: %s '%s' is %s (allowed: %lld to %lld)\n",
-		    argv0, what, s, err, min, max);
-		exit(2);
-	}
-	return (long long)v;
-}
+static const char synopsis[] = "[-b bits] [-d maxdist] [-i prefix] [-m bits] [-n percent] "
+    "[-p percent] [-s seed] [-u percent] [-v count] [-z percent] count";
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-b bits] [-d maxdist] [-i prefix] [-m bits] [-n percent] "
-	    "[-p percent] [-s seed] [-u percent] [-v count] [-z percent] count\n", argv0);
-	exit(2);
+	eusage(synopsis);
 }
 
 static void
@@ -98,37 +62,39 @@ main(int argc, char *argv[])
 	char line[160];
 	int c;
 
+	argv0 = "genfp";
+
 	while ((c = getopt(argc, argv, "b:d:i:m:n:p:s:u:v:z:")) != -1) {
 		switch (c) {
 		case 'b':
-			bbits = (unsigned)num(optarg, 1, 128, "block bits");
+			bbits = (unsigned)estrtonum(optarg, 1, 128, "block bits");
 			break;
 		case 'd':
-			maxdist = (unsigned)num(optarg, 1, 128, "maxdist");
+			maxdist = (unsigned)estrtonum(optarg, 1, 128, "maxdist");
 			break;
 		case 'i':
 			prefix = optarg;
 			break;
 		case 'm':
-			m = (unsigned)num(optarg, 1, 128, "bits");
+			m = (unsigned)estrtonum(optarg, 1, 128, "bits");
 			break;
 		case 'n':
-			pn = num(optarg, 0, 100, "percent");
+			pn = estrtonum(optarg, 0, 100, "percent");
 			break;
 		case 'p':
-			pp = num(optarg, 0, 100, "percent");
+			pp = estrtonum(optarg, 0, 100, "percent");
 			break;
 		case 's':
-			seed = (uint64_t)num(optarg, 0, LLONG_MAX, "seed");
+			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
 		case 'u':
-			pu = num(optarg, 0, 100, "percent");
+			pu = estrtonum(optarg, 0, 100, "percent");
 			break;
 		case 'v':
-			nvals = (unsigned)num(optarg, 1, 1000000, "count");
+			nvals = (unsigned)estrtonum(optarg, 1, 1000000, "count");
 			break;
 		case 'z':
-			pz = num(optarg, 0, 100, "percent");
+			pz = estrtonum(optarg, 0, 100, "percent");
 			break;
 		default:
 			usage();
@@ -136,26 +102,21 @@ main(int argc, char *argv[])
 	}
 	if (argc - optind != 1)
 		usage();
-	nrec = num(argv[optind], 0, 100000000, "count");
-	if (pn + pp + pu + pz > 100) {
-		fprintf(stderr, "%s: the percentages add up to more than 100\n", argv0);
-		return 2;
-	}
+	nrec = estrtonum(argv[optind], 0, 100000000, "count");
+	if (pn + pp + pu + pz > 100)
+		enprintf(EXIT_USAGE, "the percentages add up to more than 100");
 	if (bbits == 0)
 		bbits = m / 4 ? m / 4 : 1;
 	if (bbits > m)
 		bbits = m;
 	if (maxdist > m)
 		maxdist = m;
-	state = seed;
-	if (!(all = calloc((size_t)nrec * 2 + 2, sizeof *all)) ||
-	    !(vals = calloc((size_t)nvals * 2, sizeof *vals))) {
-		fprintf(stderr, "%s: out of memory\n", argv0);
-		return 1;
-	}
+	rng.s = seed;
+	all = ecalloc((size_t)nrec * 2 + 2, sizeof *all);
+	vals = ecalloc((size_t)nvals * 2, sizeof *vals);
 	for (k = 0; k < nvals; k++)
 		for (j = 0; j < bbits; j++)
-			setbit(vals + 2 * k, j, (int)(next() & 1));
+			setbit(vals + 2 * k, j, (int)(rng_next(&rng) & 1));
 	for (i = 0; i < nrec; i++) {
 		w = all + 2 * i;
 		r = (long long)below(100);
@@ -176,8 +137,8 @@ main(int argc, char *argv[])
 				setbit(w, f, !getbit(w, f));
 			}
 		} else {
-			w[0] = next();
-			w[1] = next();
+			w[0] = rng_next(&rng);
+			w[1] = rng_next(&rng);
 			if (r < pu + pz + pn + pp) {
 				k = (unsigned)below(nvals);
 				for (j = 0; j < bbits; j++)
@@ -198,9 +159,5 @@ main(int argc, char *argv[])
 	}
 	free(all);
 	free(vals);
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "%s: write error\n", argv0);
-		return 1;
-	}
-	return 0;
+	return fshut(stdout, "<stdout>");
 }

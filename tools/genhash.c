@@ -7,23 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rng.h"
 #include "util.h"
 
 #define MAXROWS	10000000LL
 #define MAXCOLS	4096
 
-static uint64_t state = 1;
-
-/* splitmix64: tiny, seedable with any value, same stream on every machine. */
-static uint64_t
-next(void)
-{
-	uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
+static struct rng rng = { 1 };
 
 static void
 genhash(long long rows, int cols)
@@ -38,7 +28,7 @@ genhash(long long rows, int cols)
 		for (c = 0; c < cols; c++) {
 			/* one draw gives 64 columns; bits carry over between rows */
 			if (left == 0) {
-				bits = next();
+				bits = rng_next(&rng);
 				left = 64;
 			}
 			line[c] = (char)('0' + (bits & 1));
@@ -68,7 +58,7 @@ main(int argc, char *argv[])
 	while ((c = getopt(argc, argv, "s:")) != -1) {
 		switch (c) {
 		case 's':
-			state = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
+			rng.s = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
 		default:
 			usage();
