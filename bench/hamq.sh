@@ -73,16 +73,16 @@ extrapolate() {	# total
 		x = ts - t0; if (x < 0) x = 0; printf "%.2f", t0 + x * n / k }'
 }
 
-querycase() {	# name index queries
-	name=$1 idx=$2 q=$3
-	measure "$dir/iout" "$bin/hamq" -m index -d $D "$idx" "$q"
+querycase() {	# name index queries [index file]
+	name=$1 idx=$2 q=$3 ixf=${4:-$2}
+	measure "$dir/iout" "$bin/hamq" -m index -d $D "$ixf" "$q"
 	ti=$T irss=$RSS
 	head -n "$K" "$q" >"$dir/qs"
 	measure "$dir/sscan" "$bin/hamq" -m scan -d $D "$idx" "$dir/qs"
 	TS=$T
 	measure "$dir/none" "$bin/hamq" -m scan -d $D "$idx" /dev/null
 	T0=$T
-	"$bin/hamq" -m index -d $D "$idx" "$dir/qs" >"$dir/sidx"
+	"$bin/hamq" -m index -d $D "$ixf" "$dir/qs" >"$dir/sidx"
 	cmp -s "$dir/sidx" "$dir/sscan" && same=yes || same=NO
 	nq=$(awk 'END { print NR }' "$q")
 	row "$name" "$ti" "$(extrapolate "$nq")" "extrap" "$same" "$irss" "$N"
@@ -119,6 +119,9 @@ echo "scan: hamq -m scan on the first $K queries (self-join: the first $K finger
 echo "extrapolated linearly; identical: cmp of index and scan output on that sample."
 printf '%-34s %9s %11s %-6s %8s %-4s %8s %6s\n' case "index s" "scan s" "" ratio same "RSS MiB" "B/fp"
 querycase "queries $N x $NQ, M=64" "$dir/u64" "$dir/q64"
+# the same queries answered from an index file built once (hamq -o), mapped
+"$bin/hamq" -d $D -o "$dir/u64.hix" "$dir/u64"
+querycase "  the same, from an index file" "$dir/u64" "$dir/q64" "$dir/u64.hix"
 selfcase "self-join $N, M=64" "$dir/u64"
 selfcase "self-join $N, M=128" "$dir/u128"
 selfcase "self-join $N skewed, M=64" "$dir/k64"
