@@ -45,22 +45,17 @@ unite(uint32_t a, uint32_t b)
 		parent[a] = b;
 }
 
-/* Components of fingerprints: the self-join of hamq(1), through the index. */
+/*
+ * Run readone over every input, the first already opened (as r0) to tell
+ * its kind; 1 if any could not be read or held a bad record.
+ */
 static int
-fpcomponents(char **files, int nfiles, struct rdr *r0)
+eachinput(char **files, int nfiles, struct rdr *r0,
+    int (*readone)(struct rdr *, void *), void *ctx)
 {
-	struct hix ix;
-	struct hixhits h = { 0 };
-	struct fprec rec;
-	struct fp q;
-	uint32_t *posu, *label, u, i, root;
-	unsigned width = 0;
-	const char *id;
-	size_t k, idlen, cidlen;
-	int f, st, ret = 0, usetab;
 	struct rdr r;
+	int f, ret = 0;
 
-	hix_init(&ix);
 	for (f = 0; f < nfiles; f++) {
 		if (f == 0)
 			r = *r0;
@@ -68,13 +63,42 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 			ret = 1;
 			continue;
 		}
-		while ((st = fprec_read(&r, &rec, &width)) > 0)
-			if (hix_add(&ix, rec.id, rec.idlen, &rec.fp, width) < 0)
-				eprintf("%s:%ju: more than %lu fingerprints, or IDs too long",
-				    r.name, r.lineno, (unsigned long)UINT32_MAX - 2);
-		ret |= rdr_close(&r) | (st < 0);
+		ret |= readone(&r, ctx) < 0;
+		ret |= rdr_close(&r);
 	}
-	if (ret)
+	return ret;
+}
+
+/* Add the fingerprint records of r to the index ctx; -1 after a bad one. */
+static int
+fpread(struct rdr *r, void *ctx)
+{
+	static unsigned width;
+	struct hix *ix = ctx;
+	struct fprec rec;
+	int st;
+
+	while ((st = fprec_read(r, &rec, &width)) > 0)
+		if (hix_add(ix, rec.id, rec.idlen, &rec.fp, width) < 0)
+			eprintf("%s:%ju: more than %lu fingerprints, or IDs too long",
+			    r->name, r->lineno, (unsigned long)UINT32_MAX - 2);
+	return st;
+}
+
+/* Components of fingerprints: the self-join of hamq(1), through the index. */
+static int
+fpcomponents(char **files, int nfiles, struct rdr *r0)
+{
+	struct hix ix;
+	struct hixhits h = { 0 };
+	struct fp q;
+	uint32_t *posu, *label, u, i, root;
+	const char *id;
+	size_t k, idlen, cidlen;
+	int usetab;
+
+	hix_init(&ix);
+	if (eachinput(files, nfiles, r0, fpread, &ix))
 		exit(EXIT_DATA);	/* clusters of part of the input would mislead */
 	hix_finish(&ix);
 	usetab = hix_useindex(&ix, maxdist, ix.nu);
@@ -113,7 +137,7 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 	free(h.u);
 	free(h.dist);
 	hix_free(&ix);
-	return ret;
+	return 0;
 }
 
 /*
@@ -140,8 +164,9 @@ node(struct wtab *ids, const char *s, size_t n)
 }
 
 static int
-pairread(struct rdr *r, struct wtab *ids)
+pairread(struct rdr *r, void *ctx)
 {
+	struct wtab *ids = ctx;
 	char *line, *t1, *t2;
 	ptrdiff_t n;
 	uint32_t a, b;
@@ -192,24 +217,12 @@ static int
 paircomponents(char **files, int nfiles, struct rdr *r0)
 {
 	struct wtab ids;
-	struct rdr r;
 	size_t n, cn;
 	uint32_t i, x, *order, *first;
 	const char *w, *c;
-	int f, ret = 0;
 
 	wtab_init(&ids);
-	for (f = 0; f < nfiles; f++) {
-		if (f == 0)
-			r = *r0;
-		else if (rdr_open(&r, files[f]) < 0) {
-			ret = 1;
-			continue;
-		}
-		ret |= pairread(&r, &ids) < 0;
-		ret |= rdr_close(&r);
-	}
-	if (ret)
+	if (eachinput(files, nfiles, r0, pairread, &ids))
 		exit(EXIT_DATA);
 	/* Nodes without a header follow, in order of appearance (node numbers). */
 	for (i = 0; i < ids.n; i++)
@@ -238,7 +251,7 @@ paircomponents(char **files, int nfiles, struct rdr *r0)
 	free(parent);
 	free(rank);
 	wtab_free(&ids);
-	return ret;
+	return 0;
 }
 
 /* Is this line a fingerprint record: exactly one TAB? */
