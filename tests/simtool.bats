@@ -6,36 +6,6 @@ load helper
 
 u='usage: simtool N M\n'
 
-# A small corpus, checked by hand. After stopwords the article has apple 2,
-# banana 2, cherry 4, date 1, so the features for N=3 are cherry, apple,
-# banana (hash rows 1, 2, 3). With M=4 (rows 1100, 1010, 0110):
-#	A1 apple:2 banana:1	1010	S1 apple:2 banana:1	1010
-#	A2 banana:1 cherry:1	0100	S2 no feature		0000
-#	A3 cherry:3		1100
-# so S1: A1 0, A3 2, A2 3; S2: A2 1, A1 2, A3 2. With M=8: A1 10100110,
-# A2 01000010, A3 11001010; S1: A1 0, A2 4, A3 4; S2: A2 2, A1 4, A3 4.
-small() {
-	printf 'the a\n' >stopwords.txt
-	printf 'A1\napple apple banana\n\fA2\nbanana cherry the\n\fA3\ncherry cherry cherry date\n' >article.txt
-	printf '11001010\n10100110\n01100011\n00010000\n' >hashvalue.txt
-	printf '\nS1\nApple BANANA apple\n\fS2\nnothing here\n\f' >sample.txt
-	small4='S1\n0:A1 \n2:A3 \n3:A2 \nS2\n1:A2 \n2:A1 A3 \n'
-	small8='S1\n0:A1 \nS2\n2:A2 \n'
-}
-
-# Copy the four inputs of a course directory here, writable.
-course() {
-	need_shared
-	cp "$shared/$1/article.txt" "$shared/$1/sample.txt" \
-		"$shared/$1/hashvalue.txt" "$shared/$1/stopwords.txt" .
-	chmod u+w ./*.txt
-}
-
-# First block of a result file.
-firstblock() {
-	awk 'NR > 1 && !/^[0-9]+:/ { exit } { print }' "$1"
-}
-
 # No temporary file is left, here or in $TMPDIR.
 clean() {
 	[ -z "$(find . -name '.result.txt.*')" ]

@@ -10,27 +10,6 @@ mk() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -f "$mkfile" "$@"
 }
 
-# The small corpus of simtool.bats (see there for the hand check).
-small() {
-	printf 'the a\n' >stopwords.txt
-	printf 'A1\napple apple banana\n\fA2\nbanana cherry the\n\fA3\ncherry cherry cherry date\n' >article.txt
-	printf '11001010\n10100110\n01100011\n00010000\n' >hashvalue.txt
-	printf '\nS1\nApple BANANA apple\n\fS2\nnothing here\n\f' >sample.txt
-	small4='S1\n0:A1 \n2:A3 \n3:A2 \nS2\n1:A2 \n2:A1 A3 \n'
-	small8='S1\n0:A1 \nS2\n2:A2 \n'
-}
-
-course() {
-	need_shared
-	cp "$shared/$1/article.txt" "$shared/$1/sample.txt" \
-		"$shared/$1/hashvalue.txt" "$shared/$1/stopwords.txt" .
-	chmod u+w ./*.txt
-}
-
-firstblock() {
-	awk 'NR > 1 && !/^[0-9]+:/ { exit } { print }' "$1"
-}
-
 # Date the inputs, then the intermediates, in the past; ref comes after
 # them, so "find -newer ref" lists what the next make writes.
 age() {
