@@ -86,9 +86,7 @@ fmtresult(const char *path, int *err)
 			continue;
 		}
 		*t2 = '\0';
-		d = parsenum(t1 + 1, 0, INT_MAX, &errstr);
-		if (!errstr && strlen(t1 + 1) != (size_t)(t2 - t1 - 1))
-			errstr = "invalid";	/* a NUL ended the number early */
+		d = parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, INT_MAX, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: distance '%s' is %s", r.name, r.lineno, t1 + 1, errstr);
 			*err = 1;

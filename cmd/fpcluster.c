@@ -189,9 +189,7 @@ pairread(struct rdr *r, void *ctx)
 			return -1;
 		}
 		*t2 = '\0';
-		dist = parsenum(t1 + 1, 0, FP_MAXBITS, &errstr);
-		if (!errstr && strlen(t1 + 1) != (size_t)(t2 - t1 - 1))
-			errstr = "invalid";	/* a NUL ended the number early */
+		dist = parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, FP_MAXBITS, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: distance '%s' is %s", r->name, r->lineno, t1 + 1,
 			    errstr);

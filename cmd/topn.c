@@ -36,9 +36,8 @@ topn_read(const char *path)
 		}
 		if (line[n - 1] == '\r')
 			line[--n] = '\0';
-		c = (unsigned long long)parsenum(tab + 1, 0, LLONG_MAX, &errstr);
-		if (!errstr && strlen(tab + 1) != (size_t)(line + n - tab - 1))
-			errstr = "invalid";	/* a NUL ended the number early */
+		c = (unsigned long long)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
+		    LLONG_MAX, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: count '%s' is %s", r.name, r.lineno, tab + 1, errstr);
 			ret = 1;

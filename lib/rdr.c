@@ -80,8 +80,13 @@ compact(struct rdr *r)
 	}
 }
 
-ptrdiff_t
-rdr_line(struct rdr *r, char **line)
+/*
+ * Make the whole of the next line readable in the buffer; returns its end
+ * (its LF, or the end of input for a final line without LF), or NULL at
+ * end of input.
+ */
+static char *
+lineend(struct rdr *r)
 {
 	size_t scanned = 0;
 	char *nl;
@@ -89,20 +94,36 @@ rdr_line(struct rdr *r, char **line)
 	for (;;) {
 		nl = memchr(r->buf + r->pos + scanned, '\n', r->end - r->pos - scanned);
 		if (nl)
-			break;
+			return nl;
 		scanned = r->end - r->pos;
 		compact(r);
-		if (!fill(r)) {
-			if (r->pos == r->end)
-				return -1;
-			nl = r->buf + r->end;	/* final line without LF */
-			break;
-		}
+		if (!fill(r))
+			return r->pos == r->end ? NULL : r->buf + r->end;
 	}
+}
+
+ptrdiff_t
+rdr_line(struct rdr *r, char **line)
+{
+	char *nl;
+
+	if (!(nl = lineend(r)))
+		return -1;
 	*nl = '\0';
 	*line = r->buf + r->pos;
 	r->lineno++;
 	r->pos = nl < r->buf + r->end ? (size_t)(nl - r->buf) + 1 : r->end;
+	return nl - *line;
+}
+
+ptrdiff_t
+rdr_peekline(struct rdr *r, const char **line)
+{
+	char *nl;
+
+	if (!(nl = lineend(r)))
+		return -1;
+	*line = r->buf + r->pos;
 	return nl - *line;
 }
 

@@ -35,6 +35,13 @@ ptrdiff_t rdr_line(struct rdr *r, char **line);
  */
 ptrdiff_t rdr_chunk(struct rdr *r, const char **p, int *eol);
 
+/*
+ * The next line, as rdr_line would return it (without its LF, of any
+ * length), but left unread: the next rdr_line, rdr_chunk or rdr_block
+ * starts with it. Valid until the next call; -1 at end of input.
+ */
+ptrdiff_t rdr_peekline(struct rdr *r, const char **line);
+
 /* Raw blocks: the next bytes of input, any length > 0; -1 at end. */
 ptrdiff_t rdr_block(struct rdr *r, const char **p);
 

@@ -51,7 +51,7 @@ weprintf(const char *fmt, ...)
 	va_end(ap);
 }
 
-void
+_Noreturn void
 eprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -62,7 +62,7 @@ eprintf(const char *fmt, ...)
 	exit(EXIT_DATA);
 }
 
-void
+_Noreturn void
 enprintf(int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -141,15 +141,21 @@ egrow(void *p, size_t *cap, size_t need, size_t size)
 long long
 parsenum(const char *s, long long min, long long max, const char **errstr)
 {
+	return parsenumn(s, strlen(s), min, max, errstr);
+}
+
+long long
+parsenumn(const char *s, size_t n, long long min, long long max, const char **errstr)
+{
 	unsigned long long v = 0;
 	const char *p;
 
 	*errstr = NULL;
-	if (!*s) {
+	if (n == 0) {
 		*errstr = "invalid";
 		return 0;
 	}
-	for (p = s; *p; p++) {
+	for (p = s; p < s + n; p++) {
 		if (*p < '0' || *p > '9') {
 			*errstr = "invalid";
 			return 0;
@@ -207,7 +213,7 @@ setupstdout(void)
 	setvbuf(stdout, buf, _IOFBF, sizeof buf);
 }
 
-void
+_Noreturn void
 eusage(const char *synopsis)
 {
 	fprintf(stderr, "usage: %s %s\n", argv0, synopsis);

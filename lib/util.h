@@ -13,8 +13,8 @@ extern const char *argv0;
 
 /* Print "argv0: message" on stderr; a format ending in ':' appends strerror(errno). */
 void weprintf(const char *fmt, ...);
-void eprintf(const char *fmt, ...);		/* weprintf, then exit 1 */
-void enprintf(int status, const char *fmt, ...);	/* weprintf, then exit status */
+_Noreturn void eprintf(const char *fmt, ...);		/* weprintf, then exit 1 */
+_Noreturn void enprintf(int status, const char *fmt, ...);	/* weprintf, then exit status */
 
 void *emalloc(size_t size);
 void *ecalloc(size_t n, size_t size);
@@ -31,6 +31,10 @@ void egrow(void *p, size_t *cap, size_t need, size_t size);
  * sets *errstr to "invalid", "too small" or "too large".
  */
 long long parsenum(const char *s, long long min, long long max, const char **errstr);
+
+/* parsenum of the n bytes at s (a field of a record: a NUL among them is invalid). */
+long long parsenumn(const char *s, size_t n, long long min, long long max,
+    const char **errstr);
 
 /* parsenum, or a usage error naming what the number is for. */
 long long estrtonum(const char *s, long long min, long long max, const char *what);
@@ -90,7 +94,7 @@ obuf_addu(struct obuf *b, unsigned long long v)
 void obuf_flush(struct obuf *b, FILE *fp);
 
 /* Usage handling: "usage: argv0 synopsis" on stderr and exit 2, or for -h on stdout and exit 0. */
-void eusage(const char *synopsis);
+_Noreturn void eusage(const char *synopsis);
 int help(const char *synopsis);
 
 #endif
