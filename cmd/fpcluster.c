@@ -69,74 +69,63 @@ eachinput(char **files, int nfiles, struct rdr *r0,
 	return ret;
 }
 
-/* Add the fingerprint records of r to the index ctx; -1 after a bad one. */
 static int
 fpread(struct rdr *r, void *ctx)
 {
-	static unsigned width;
-	struct hix *ix = ctx;
-	struct fprec rec;
-	int st;
-
-	while ((st = fprec_read(r, &rec, &width)) > 0)
-		if (hix_add(ix, rec.id, rec.idlen, &rec.fp, width) < 0)
-			eprintf("%s:%ju: more than %lu fingerprints, or IDs too long",
-			    r->name, r->lineno, (unsigned long)UINT32_MAX - 2);
-	return st;
+	return hix_read(ctx, r);
 }
 
 /* Components of fingerprints: the self-join of hamq(1), through the index. */
 static int
 fpcomponents(char **files, int nfiles, struct rdr *r0)
 {
-	struct hix ix;
+	struct hix *ix = hix_new();
 	struct hixhits h = { 0 };
 	struct fp q;
-	uint32_t *posu, *label, u, i, root;
+	uint32_t *label, u, i, nu, root, n;
 	const char *id;
 	size_t k, idlen, cidlen;
-	int usetab;
+	int use;
 
-	hix_init(&ix);
-	if (eachinput(files, nfiles, r0, fpread, &ix))
+	if (eachinput(files, nfiles, r0, fpread, ix))
 		exit(EXIT_DATA);	/* clusters of part of the input would mislead */
-	hix_finish(&ix);
-	usetab = hix_useindex(&ix, maxdist, ix.nu);
-	if (usetab && maxdist > 0)
-		hix_tables(&ix, maxdist, 2);
-	parent = ereallocarray(NULL, (size_t)ix.nu + 1, sizeof *parent);
-	for (u = 0; u < ix.nu; u++)
+	hix_finish(ix);
+	nu = hix_ndistinct(ix);
+	n = hix_size(ix);
+	use = hix_plan(ix, maxdist, nu, HIX_AUTO, nprocs(8));
+	parent = ereallocarray(NULL, (size_t)nu + 1, sizeof *parent);
+	for (u = 0; u < nu; u++)
 		parent[u] = u;
-	memset(&q, 0, sizeof q);
-	for (u = 0; u < ix.nu; u++) {
-		memcpy(q.w, ix.fw + (size_t)u * ix.nw, ix.nw * sizeof *q.w);
+	for (u = 0; u < nu; u++) {
+		hix_ufp(ix, u, &q);
 		h.n = 0;
-		hix_query(&ix, &q, maxdist, usetab, &h);
+		hix_near(ix, &q, use, &h);
 		for (k = 0; k < h.n; k++)
 			unite(u, h.u[k]);
+		if (use && u % 128 == 127) {
+			use = hix_review(ix, 128, h.work);
+			h.work = 0;
+		}
 	}
 	/* Name each component after its first page in input order. */
-	posu = hix_posunique(&ix);
-	label = ereallocarray(NULL, (size_t)ix.nu + 1, sizeof *label);
-	for (u = 0; u < ix.nu; u++)
+	label = ereallocarray(NULL, (size_t)nu + 1, sizeof *label);
+	for (u = 0; u < nu; u++)
 		label[u] = UINT32_MAX;
-	for (i = 0; i < ix.n; i++) {
-		root = find(posu[i]);
+	for (i = 0; i < n; i++) {
+		root = find(hix_unique(ix, i));
 		if (label[root] == UINT32_MAX)
 			label[root] = i;
-		id = hix_id(&ix, i, &idlen);
+		id = hix_id(ix, i, &idlen);
 		fwrite(id, 1, idlen, stdout);
 		putchar('\t');
-		id = hix_id(&ix, label[root], &cidlen);
+		id = hix_id(ix, label[root], &cidlen);
 		fwrite(id, 1, cidlen, stdout);
 		putchar('\n');
 	}
-	free(posu);
 	free(label);
 	free(parent);
-	free(h.u);
-	free(h.dist);
-	hix_free(&ix);
+	hix_hitsfree(&h);
+	hix_free(ix);
 	return 0;
 }
 
@@ -252,26 +241,17 @@ paircomponents(char **files, int nfiles, struct rdr *r0)
 	return 0;
 }
 
-/* Is this line a fingerprint record: exactly one TAB? */
+/* Is the first line a fingerprint record: exactly one TAB? */
 static int
 isfprec(struct rdr *r)
 {
-	char *nl, *t;
+	const char *line, *t;
+	ptrdiff_t n = rdr_peekline(r, &line);
 
-	/* Peek at the first line without consuming it. */
-	if (r->pos == r->end) {
-		const char *p;
-		ptrdiff_t n = rdr_block(r, &p);
-
-		if (n < 0)
-			return 1;
-		r->pos = 0;
-	}
-	nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
-	if (!nl)
-		nl = r->buf + r->end;
-	t = memchr(r->buf + r->pos, '\t', (size_t)(nl - r->buf - r->pos));
-	return t && !memchr(t + 1, '\t', (size_t)(nl - t - 1));
+	if (n < 0)
+		return 1;
+	t = memchr(line, '\t', (size_t)n);
+	return t && !memchr(t + 1, '\t', (size_t)(line + n - t - 1));
 }
 
 static int
@@ -291,16 +271,13 @@ window(const char *path, unsigned *width)
 {
 	static struct fp *slot;
 	static uint64_t *cluster, next;
+	static size_t slotcap, clustercap;
 	struct rdr r;
 	struct fprec rec;
 	uint64_t a, o, c;
 	size_t s, used;
 	int st, ret = 0;
 
-	if (!slot) {
-		slot = ereallocarray(NULL, wsize, sizeof *slot);
-		cluster = ereallocarray(NULL, wsize, sizeof *cluster);
-	}
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((st = fprec_read(&r, &rec, width)) != 0) {
@@ -325,6 +302,11 @@ window(const char *path, unsigned *width)
 			c = cluster[s];
 		else {
 			c = next++;
+			/* slots as they are first used: -w reserves nothing ahead */
+			if (c < wsize) {
+				egrow(&slot, &slotcap, (size_t)c + 1, sizeof *slot);
+				egrow(&cluster, &clustercap, (size_t)c + 1, sizeof *cluster);
+			}
 			slot[c % wsize] = rec.fp;
 			cluster[c % wsize] = c;
 		}

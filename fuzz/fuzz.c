@@ -94,16 +94,31 @@ fuzz_begin(struct fuzzin *in, const uint8_t *d, size_t n, int nparts)
  */
 int __real_rdr_open(struct rdr *r, const char *path);
 int __wrap_rdr_open(struct rdr *r, const char *path);
+void __real_rdr_fdopen(struct rdr *r, int fd, const char *path);
+void __wrap_rdr_fdopen(struct rdr *r, int fd, const char *path);
+
+static void
+shrink(struct rdr *r)
+{
+	if (fuzz_cap && fuzz_cap < r->cap) {
+		r->cap = fuzz_cap;
+		r->buf = erealloc(r->buf, r->cap + 1);
+	}
+}
 
 int
 __wrap_rdr_open(struct rdr *r, const char *path)
 {
 	if (__real_rdr_open(r, path) < 0)
 		return -1;
-	if (fuzz_cap && fuzz_cap < r->cap) {
-		r->cap = fuzz_cap;
-		r->buf = erealloc(r->buf, r->cap + 1);
-	}
+	shrink(r);
 	return 0;
+}
+
+void
+__wrap_rdr_fdopen(struct rdr *r, int fd, const char *path)
+{
+	__real_rdr_fdopen(r, fd, path);
+	shrink(r);
 }
 

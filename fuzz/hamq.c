@@ -12,7 +12,7 @@
 
 #include "fuzz.h"
 #include "fp.h"
-#include "hindex.h"
+#include "hindex_impl.h"
 #include "rdr.h"
 #include "util.h"
 
@@ -36,7 +36,7 @@ sorthits(struct hixhits *h, uint64_t **key, size_t *cap)
 
 /* Check the matches of q in ix by the tables against a scan. */
 static void
-check(const struct hix *ix, const struct fp *q, unsigned d)
+check(const struct hix *ix, const struct fp *q)
 {
 	static struct hixhits scan, tab;
 	static uint64_t *ks, *kt;
@@ -45,11 +45,8 @@ check(const struct hix *ix, const struct fp *q, unsigned d)
 	size_t i;
 
 	scan.n = tab.n = 0;
-	hix_query(ix, q, d, 0, &scan);
-	if (d < FP_MAXBITS && ix->hastab && d <= ix->tdist)
-		hix_query(ix, q, d, 1, &tab);
-	else
-		hix_query(ix, q, d, 0, &tab);
+	hix_near(ix, q, 0, &scan);
+	hix_near(ix, q, 1, &tab);
 	if (scan.n != tab.n)
 		abort();
 	sorthits(&scan, &ks, &ksc);
@@ -57,9 +54,8 @@ check(const struct hix *ix, const struct fp *q, unsigned d)
 	for (i = 0; i < scan.n; i++) {
 		if (ks[i] != kt[i])
 			abort();
-		memset(&u, 0, sizeof u);
-		memcpy(u.w, ix->fw + (size_t)scan.u[i] * ix->nw, ix->nw * sizeof *u.w);
-		if (fp_dist(q, &u) != scan.dist[i] || scan.dist[i] > d)
+		hix_ufp(ix, scan.u[i], &u);
+		if (fp_dist(q, &u) != scan.dist[i] || scan.dist[i] > ix->d)
 			abort();
 	}
 }
@@ -69,7 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	static char *ixfile;
 	struct fuzzin in;
-	struct hix ix, mapped;
+	struct hix *ix, *mapped;
 	struct rdr r;
 	struct fprec rec;
 	struct fp *q = NULL;
@@ -79,15 +75,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 
 	fuzz_begin(&in, data, n, 2);
 	d = in.o2 % (FP_MAXBITS + 1);
-	hix_init(&ix);
+	ix = hix_new();
 	if (rdr_open(&r, in.path[0]) < 0)
 		abort();
-	while ((st = fprec_read(&r, &rec, &width)) > 0)
-		if (hix_add(&ix, rec.id, rec.idlen, &rec.fp, width) < 0)
-			break;
+	(void)hix_read(ix, &r);
 	rdr_close(&r);
-	hix_finish(&ix);
-	hix_tables(&ix, d, 1);
+	hix_finish(ix);
+	hix_plan(ix, d, 0, HIX_INDEX, 1);
+	width = hix_width(ix);
 	if (rdr_open(&r, in.path[1]) < 0)
 		abort();
 	while ((st = fprec_read(&r, &rec, &width)) != 0) {
@@ -95,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			continue;
 		egrow(&q, &qcap, nq + 1, sizeof *q);
 		q[nq++] = rec.fp;
-		check(&ix, &rec.fp, d);
+		check(ix, &rec.fp);
 	}
 	rdr_close(&r);
 
@@ -104,16 +99,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		ixfile = malloc(strlen(in.path[0]) + 4);
 		sprintf(ixfile, "%s.ix", in.path[0]);
 	}
-	if (hix_save(&ix, ixfile) < 0)
+	if (hix_save(ix, ixfile) < 0)
 		abort();
-	if (hix_open(&mapped, ixfile) < 0)
+	if (!(mapped = hix_load(ixfile)))
 		abort();
-	if (mapped.n != ix.n || mapped.nu != ix.nu)
+	if (hix_size(mapped) != hix_size(ix) || hix_ndistinct(mapped) != hix_ndistinct(ix))
 		abort();
+	hix_plan(mapped, d, 0, HIX_INDEX, 1);
 	for (i = 0; i < nq; i++)
-		check(&mapped, &q[i], d);
-	hix_free(&mapped);
-	hix_free(&ix);
+		check(mapped, &q[i]);
+	hix_free(mapped);
+	hix_free(ix);
 	unlink(ixfile);
 	free(q);
 	return 0;

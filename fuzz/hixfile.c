@@ -1,12 +1,14 @@
 /*
- * Fuzz hamq's index files: hix_open on any bytes must refuse the file with
+ * Fuzz hamq's index files: hix_load on any bytes must refuse the file with
  * a diagnostic, or give an index whose lookups stay in bounds; a file it
  * accepts as it is must answer like a scan. Part 0 is the file; the seeds
  * are real index files written by hamq -o. With bit 4 of OPT1 set, the
  * harness first re-seals the header's size and checksum, so that mutations
  * reach the checks behind the checksum: such a forged file must not crash
  * hamq, but its answers are its own (the checksum guards against damage,
- * not forgery). OPT2 % 129 is the distance of the lookups.
+ * not forgery); the work of each of its lookups stays within the bound
+ * hixfile(5) states, linear in the size of the file. OPT2 % 129 is the
+ * distance of the lookups, at most the file's own.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,7 +19,7 @@
 
 #include "fuzz.h"
 #include "fp.h"
-#include "hindex.h"
+#include "hindex_impl.h"
 #include "util.h"
 
 /* Rewrite the size and checksum words of the header of the file at path. */
@@ -73,31 +75,40 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	static uint64_t *ks, *kt;
 	static size_t ksc, ktc;
 	struct fuzzin in;
-	struct hix ix;
+	struct hix *ix;
 	struct fp q;
 	size_t len;
-	uint32_t u, i;
+	uint64_t bound = 0;
+	uint32_t u, i, t;
 	unsigned d;
 
 	fuzz_begin(&in, data, n, 1);
 	if (in.o1 & 16)
 		reseal(in.path[0]);
-	if (hix_open(&ix, in.path[0]) < 0)
+	if (!(ix = hix_load(in.path[0])))
 		return 0;	/* refused, with a diagnostic */
 	d = in.o2 % (FP_MAXBITS + 1);
-	for (i = 0; i < ix.n; i++)
-		(void)hix_id(&ix, i, &len);
+	if (ix->hastab && d > ix->tdist)
+		d = ix->tdist;	/* the file's own tables, not new ones */
+	hix_plan(ix, d, 0, HIX_INDEX, 1);
+	for (i = 0; i < ix->n; i++)
+		(void)hix_id(ix, i, &len);
+	/* each table looked up once, each of its entries checked once */
+	for (t = 0; t < ix->ntab; t++)
+		bound += 40 + 4 * (uint64_t)ix->tab[t].size;
 	/* look up every distinct value, and it with its first bit flipped */
-	for (u = 0; u < ix.nu && u < 64; u++) {
-		memset(&q, 0, sizeof q);
-		memcpy(q.w, ix.fw + (size_t)u * ix.nw, ix.nw * sizeof *q.w);
+	for (u = 0; u < ix->nu && u < 64; u++) {
+		hix_ufp(ix, u, &q);
 		if (in.o1 & 32)
 			q.w[0] ^= (uint64_t)1 << 63;
 		scan.n = tab.n = 0;
-		hix_query(&ix, &q, d, 0, &scan);
-		hix_query(&ix, &q, d, 1, &tab);
+		tab.work = 0;
+		hix_near(ix, &q, 0, &scan);
+		hix_near(ix, &q, 1, &tab);
+		if (tab.work > bound)
+			abort();
 		if (in.o1 & 16)
-			continue;	/* forged: memory safety is all there is to check */
+			continue;	/* forged: memory safety and work are all there is to check */
 		if (scan.n != tab.n)
 			abort();
 		keys(&scan, &ks, &ksc);
@@ -105,6 +116,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		if (scan.n && memcmp(ks, kt, scan.n * sizeof *ks))
 			abort();
 	}
-	hix_free(&ix);
+	hix_free(ix);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* hindex.c: an exact Hamming-distance index (see hindex.h). */
+/* hindex.c: an exact Hamming-distance index (see hindex.h, hindex_impl.h). */
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -9,24 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hindex.h"
+#include "hindex_impl.h"
 #include "util.h"
-
-/*
- * A bucket bigger than HIX_BIG gets a group of its own: scanning 64
- * candidates costs about as much as the d + 1 lookups of a group (measured
- * with bench/hamq.sh on skewed input). Groups nest at most HIX_DEPTH deep,
- * and their sets hold at most as many entries in all as the index has
- * uniques, so memory stays proportional to the index.
- */
-enum {
-	HIX_BIG = 64,
-	HIX_DEPTH = 3,
-	HIX_MAXSEG = 8,
-	HIX_SMALL = 16,		/* slots up to this size are scanned, not searched */
-	HIX_MAXK = 24,		/* directory bits: at most 64 MiB per table */
-	IDGROUP = 16		/* 2^IDGROUP IDs share an idbase */
-};
 
 /*
  * Lookups are bound by cache misses on candidates: issue them together.
@@ -49,6 +33,13 @@ enum {
 #define CLONES
 #endif
 
+/*
+ * Estimated costs, in units of one popcount in a scan, measured on this
+ * machine (bench/hamq.sh): a lookup in a table, a candidate checked through
+ * a table, and the build per entry of a table.
+ */
+enum { COST_LOOKUP = 40, COST_CAND = 4, COST_BUILD = 60 };
+
 struct hixbuild {
 	uint64_t *infw;		/* input fingerprints in order, until hix_finish */
 	size_t infwcap;
@@ -60,7 +51,7 @@ struct hixbuild {
 	size_t idrelcap;
 	uint64_t *fw;
 	uint32_t *ustart, *upos;
-	int ownscore;		/* the arrays above are ours (not mapped) */
+	int owned;		/* the arrays above are ours (not mapped) */
 
 	/* Tables being built (always ours). */
 	struct hixgrp *grp;
@@ -77,22 +68,31 @@ struct hixbuild {
 	unsigned d;
 };
 
-void
-hix_init(struct hix *ix)
+struct hix *
+hix_alloc(int owned)
 {
-	memset(ix, 0, sizeof *ix);
+	struct hix *ix = ecalloc(1, sizeof *ix);
+
 	ix->b = ecalloc(1, sizeof *ix->b);
-	ix->b->ownscore = 1;
+	ix->b->owned = owned;
+	return ix;
 }
 
-int
-hix_add(struct hix *ix, const char *id, size_t idlen, const struct fp *f, unsigned m)
+struct hix *
+hix_new(void)
+{
+	return hix_alloc(1);
+}
+
+/* Add the next fingerprint (m bits, the same for all) with its ID; -1 if full. */
+static int
+add(struct hix *ix, const char *id, size_t idlen, const struct fp *f, unsigned m)
 {
 	struct hixbuild *b = ix->b;
 	uint32_t i = ix->n;
 	uint64_t rel;
 
-	if (i == UINT32_MAX - 1)
+	if (i >= HIX_MAXFP)
 		return -1;
 	if (i == 0) {
 		ix->m = m;
@@ -101,11 +101,11 @@ hix_add(struct hix *ix, const char *id, size_t idlen, const struct fp *f, unsign
 	egrow(&b->infw, &b->infwcap, ((size_t)i + 1) * ix->nw, sizeof *b->infw);
 	memcpy(b->infw + (size_t)i * ix->nw, f->w, ix->nw * sizeof *f->w);
 	egrow(&b->idrel, &b->idrelcap, (size_t)i + 2, sizeof *b->idrel);
-	if (i % (1u << IDGROUP) == 0) {
-		egrow(&b->idbase, &b->idbasecap, (i >> IDGROUP) + 1, sizeof *b->idbase);
-		b->idbase[i >> IDGROUP] = ix->idtextlen;
+	if (i % (1u << HIX_IDGROUP) == 0) {
+		egrow(&b->idbase, &b->idbasecap, (i >> HIX_IDGROUP) + 1, sizeof *b->idbase);
+		b->idbase[i >> HIX_IDGROUP] = ix->idtextlen;
 	}
-	rel = ix->idtextlen - b->idbase[i >> IDGROUP];
+	rel = ix->idtextlen - b->idbase[i >> HIX_IDGROUP];
 	if (rel + idlen > UINT32_MAX)
 		return -1;
 	b->idrel[i] = (uint32_t)rel;
@@ -114,6 +114,22 @@ hix_add(struct hix *ix, const char *id, size_t idlen, const struct fp *f, unsign
 	ix->idtextlen += idlen;
 	ix->n = i + 1;
 	return 0;
+}
+
+int
+hix_read(struct hix *ix, struct rdr *r)
+{
+	struct fprec rec;
+	unsigned width = ix->m;
+	int st;
+
+	while ((st = fprec_read(r, &rec, &width)) > 0)
+		if (add(ix, rec.id, rec.idlen, &rec.fp, width) < 0) {
+			weprintf("%s:%ju: more than %lu fingerprints, or IDs too long",
+			    r->name, r->lineno, (unsigned long)HIX_MAXFP);
+			return -1;
+		}
+	return st;
 }
 
 /* Digit p (11 bits, from the least significant) of the fingerprint at w. */
@@ -148,11 +164,11 @@ hix_finish(struct hix *ix)
 
 	/* The end of the last ID. */
 	egrow(&b->idrel, &b->idrelcap, (size_t)n + 1, sizeof *b->idrel);
-	if (n % (1u << IDGROUP) == 0) {
-		egrow(&b->idbase, &b->idbasecap, (n >> IDGROUP) + 1, sizeof *b->idbase);
-		b->idbase[n >> IDGROUP] = ix->idtextlen;
+	if (n % (1u << HIX_IDGROUP) == 0) {
+		egrow(&b->idbase, &b->idbasecap, (n >> HIX_IDGROUP) + 1, sizeof *b->idbase);
+		b->idbase[n >> HIX_IDGROUP] = ix->idtextlen;
 	}
-	b->idrel[n] = (uint32_t)(ix->idtextlen - b->idbase[n >> IDGROUP]);
+	b->idrel[n] = (uint32_t)(ix->idtextlen - b->idbase[n >> HIX_IDGROUP]);
 	if (!b->idtext)
 		b->idtext = emalloc(1);
 
@@ -212,27 +228,104 @@ hix_finish(struct hix *ix)
 	ix->idtext = b->idtext;
 	ix->idbase = b->idbase;
 	ix->idrel = b->idrel;
+	hix_derive(ix);
 }
+
+/* What is derived from the distinct values, built or mapped. */
+void
+hix_derive(struct hix *ix)
+{
+	uint32_t u, j;
+
+	ix->posu = ereallocarray(NULL, (size_t)ix->n + 1, sizeof *ix->posu);
+	for (u = 0; u < ix->nu; u++)
+		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
+			ix->posu[ix->upos[j]] = u;
+}
+
+struct hix *
+hix_load(const char *path)
+{
+	static const char magic[8] = "\211HAMQIX\n";
+	struct stat st;
+	struct rdr r;
+	struct hix *ix;
+	const char *line;
+	char buf[8];
+	int fd, bad;
+
+	if (!strcmp(path, "-"))
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY)) < 0) {
+		weprintf("%s:", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
+	    pread(fd, buf, 8, 0) == 8 && !memcmp(buf, magic, 8))
+		return hix_map(fd, path);
+	/* Records, read through the one descriptor: a FIFO is opened once. */
+	rdr_fdopen(&r, fd, path);
+	if (rdr_peekline(&r, &line) == 7 && !memcmp(line, magic, 7)) {
+		weprintf("%s: an index file must be a regular file", r.name);
+		rdr_close(&r);
+		return NULL;
+	}
+	ix = hix_new();
+	bad = hix_read(ix, &r) < 0;
+	if (rdr_close(&r) || bad) {
+		hix_free(ix);
+		return NULL;
+	}
+	hix_finish(ix);
+	return ix;
+}
+
 
 const char *
 hix_id(const struct hix *ix, uint32_t i, size_t *len)
 {
-	uint64_t s = ix->idbase[i >> IDGROUP] + ix->idrel[i];
-	uint64_t e = ix->idbase[(i + 1) >> IDGROUP] + ix->idrel[i + 1];
+	uint64_t s = ix->idbase[i >> HIX_IDGROUP] + ix->idrel[i];
+	uint64_t e = ix->idbase[(i + 1) >> HIX_IDGROUP] + ix->idrel[i + 1];
 
 	*len = (size_t)(e - s);
 	return ix->idtext + s;
 }
 
-uint32_t *
-hix_posunique(const struct hix *ix)
+uint32_t
+hix_size(const struct hix *ix)
 {
-	uint32_t *pu = ereallocarray(NULL, (size_t)ix->n + 1, sizeof *pu), u, j;
+	return ix->n;
+}
 
-	for (u = 0; u < ix->nu; u++)
-		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
-			pu[ix->upos[j]] = u;
-	return pu;
+uint32_t
+hix_ndistinct(const struct hix *ix)
+{
+	return ix->nu;
+}
+
+unsigned
+hix_width(const struct hix *ix)
+{
+	return ix->m;
+}
+
+uint32_t
+hix_unique(const struct hix *ix, uint32_t i)
+{
+	return ix->posu[i];
+}
+
+void
+hix_ufp(const struct hix *ix, uint32_t u, struct fp *f)
+{
+	memset(f, 0, sizeof *f);
+	memcpy(f->w, ix->fw + (size_t)u * ix->nw, ix->nw * sizeof *f->w);
+}
+
+void
+hix_fp(const struct hix *ix, uint32_t i, struct fp *f)
+{
+	hix_ufp(ix, ix->posu[i], f);
 }
 
 /* Segments of a mask; returns their number, or -1 if more than HIX_MAXSEG. */
@@ -412,7 +505,7 @@ bigbuckets(struct hix *ix, uint32_t ti, const uint64_t freemask[2], unsigned dep
 	struct hixtab t = b->tab[ti];
 	struct hixseg s[HIX_MAXSEG];
 	unsigned ns = (unsigned)mkseg(t.mask, s), nfree;
-	uint32_t nslot = (uint32_t)1 << t.k, i, j, lo, hi, first, c;
+	uint32_t nslot = (uint32_t)1 << t.k, i, j, lo, hi, first, c, g;
 	uint64_t key, fm[2];
 
 	nfree = popcount64(freemask[0]) + popcount64(freemask[1]) - t.width;
@@ -445,9 +538,14 @@ bigbuckets(struct hix *ix, uint32_t ti, const uint64_t freemask[2], unsigned dep
 	fm[0] = freemask[0] & ~t.mask[0];
 	fm[1] = freemask[1] & ~t.mask[1];
 	for (c = first; c < first + b->tab[ti].nchild; c++) {
+		/*
+		 * A local first: the nested build grows b->child, so an
+		 * address taken before the call could dangle.
+		 */
 		j = b->child[c].start;
-		b->child[c].grp = buildgrp(ix, t.flags & HIX_IDENT, t.off + j,
-		    b->child[c].end - j, fm, depth + 1, 1);
+		g = buildgrp(ix, t.flags & HIX_IDENT, t.off + j, b->child[c].end - j, fm,
+		    depth + 1, 1);
+		b->child[c].grp = g;
 	}
 }
 
@@ -580,8 +678,8 @@ freetables(struct hix *ix)
 }
 
 /* Derive the segments of every table; -1 if a mask has too many pieces. */
-static int
-mksegs(struct hix *ix)
+int
+hix_mksegs(struct hix *ix)
 {
 	uint32_t t;
 	int ns;
@@ -596,8 +694,9 @@ mksegs(struct hix *ix)
 	return 0;
 }
 
-void
-hix_tables(struct hix *ix, unsigned d, unsigned nthreads)
+/* Build the tables for distances up to d (replacing any). */
+static void
+tables(struct hix *ix, unsigned d, unsigned nthreads)
 {
 	struct hixbuild *b = ix->b;
 	uint64_t all[2] = { 0, 0 }, nested;
@@ -631,17 +730,20 @@ done:
 	ix->child = b->child;
 	ix->perm = b->perm;
 	ix->dir = b->dir;
-	if (mksegs(ix) < 0)
+	if (hix_mksegs(ix) < 0)
 		eprintf("internal error: segments");
 }
 
 void
 hix_free(struct hix *ix)
 {
-	struct hixbuild *b = ix->b;
+	struct hixbuild *b;
 
+	if (!ix)
+		return;
+	b = ix->b;
 	freetables(ix);
-	if (b->ownscore) {
+	if (b->owned) {
 		free(b->infw);
 		free(b->idtext);
 		free(b->idbase);
@@ -650,23 +752,19 @@ hix_free(struct hix *ix)
 		free(b->ustart);
 		free(b->upos);
 	}
+	free(ix->posu);
 	if (ix->map)
 		munmap(ix->map, ix->maplen);
 	free(b);
-	memset(ix, 0, sizeof *ix);
+	free(ix);
 }
 
 /*
- * Estimated costs, in units of one popcount in a scan, measured on this
- * machine (bench/hamq.sh): a lookup in a table, a candidate checked through
- * a table, and the build per entry of a table.
+ * The estimated cost of nq lookups within d through tables (building them
+ * if need be) against a scan, for fingerprints spread evenly.
  */
-#define COST_LOOKUP	40.0
-#define COST_CAND	4.0
-#define COST_BUILD	60.0
-
-int
-hix_useindex(const struct hix *ix, unsigned d, double nq)
+static int
+tablespay(const struct hix *ix, unsigned d, double nq)
 {
 	double nu = ix->nu, w, cand, idx, build;
 
@@ -677,8 +775,43 @@ hix_useindex(const struct hix *ix, unsigned d, double nq)
 	w = ix->m / (d + 1);
 	cand = nu / (w >= 63 ? 9.2e18 : (double)((uint64_t)1 << (unsigned)w));
 	idx = (d + 1) * (COST_LOOKUP + COST_CAND * (cand + 1));
-	build = ix->hastab && ix->tdist >= d ? 0 : COST_BUILD * (d + 1) * nu;
+	build = ix->hastab && ix->tdist >= d ? 0 : (double)COST_BUILD * (d + 1) * nu;
 	return nq * idx + build < nq * nu;
+}
+
+int
+hix_plan(struct hix *ix, unsigned d, double nq, int mode, unsigned nthreads)
+{
+	ix->d = d;
+	ix->mode = mode;
+	ix->spent = ix->nspent = 0;
+	if (mode == HIX_SCAN)
+		ix->usetab = 0;
+	else if (mode == HIX_INDEX)
+		ix->usetab = 1;
+	else
+		ix->usetab = tablespay(ix, d, nq);
+	if (ix->usetab && d > 0 && (!ix->hastab || ix->tdist < d))
+		tables(ix, d, nthreads < 1 ? 1 : nthreads);
+	return ix->usetab;
+}
+
+/*
+ * Lookups within d answered through tables cost more than a scan when the
+ * fingerprints are far from evenly spread (many share a block value):
+ * after a few hundred lookups the work they took is compared with what a
+ * scan would have taken, so that the tables never cost much more than a
+ * scan.
+ */
+int
+hix_review(struct hix *ix, uint64_t nq, uint64_t work)
+{
+	ix->spent += work;
+	ix->nspent += nq;
+	if (ix->mode == HIX_AUTO && ix->usetab && ix->d > 0 && ix->nspent >= 256 &&
+	    (double)ix->spent > (double)ix->nspent * ix->nu)
+		ix->usetab = 0;
+	return ix->usetab;
 }
 
 static inline void
@@ -698,6 +831,7 @@ struct qctx {
 	unsigned d;
 	struct hixhits *h;
 	unsigned nexcl;
+	uint64_t work;
 	uint64_t excl[(FP_MAXBITS + 1) * (HIX_DEPTH + 1)][2];
 };
 
@@ -709,6 +843,7 @@ check(struct qctx *c, uint32_t u, const uint64_t m[2])
 	uint64_t x0 = w[0] ^ c->q[0], x1 = 0;
 	unsigned dist, e;
 
+	c->work += COST_CAND;
 	if (c->ix->nw == 2)
 		x1 = w[1] ^ c->q[1];
 	if ((x0 & m[0]) | (x1 & m[1]))
@@ -737,6 +872,7 @@ qgrp(struct qctx *c, uint32_t g)
 	unsigned ns, nexcl0 = c->nexcl;
 	const struct hixseg *s;
 
+	c->work += (uint64_t)nt * COST_LOOKUP;
 	for (bi = 0; bi < nt; bi++) {
 		ti = ix->grp[g].tab + bi;
 		key[bi] = segkey(ix->seg[ti], ix->nseg[ti], c->q);
@@ -814,12 +950,13 @@ hix_prefetch(const struct hix *ix, const struct fp *q)
 }
 
 CLONES void
-hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab, struct hixhits *h)
+hix_near(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h)
 {
 	struct qctx c;
 	const uint64_t *w;
 	uint64_t q0 = q->w[0], q1 = q->w[1];
 	uint32_t u, a, z, mid;
+	unsigned d = ix->d;
 	int cmp;
 
 	if (ix->nu == 0)
@@ -849,7 +986,9 @@ hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab, stru
 		c.d = d;
 		c.h = h;
 		c.nexcl = 0;
+		c.work = 0;
 		qgrp(&c, 0);
+		h->work += c.work;
 		return;
 	}
 	/* The scan: one popcount per distinct value. */
@@ -865,409 +1004,70 @@ hix_query(const struct hix *ix, const struct fp *q, unsigned d, int usetab, stru
 	}
 }
 
-/*
- * The index file: a header, then the arrays, each at a multiple of 8
- * bytes, in the byte order of the machine that wrote it. The checksum
- * covers the whole file, its own field taken as zero.
- */
-#define HIX_MAGIC	"\211HAMQIX\n"
-#define HIX_VERSION	1
-#define HIX_ORDER	UINT64_C(0x0102030405060708)
 
-enum { S_FW, S_USTART, S_UPOS, S_IDBASE, S_IDREL, S_IDTEXT, S_GRP, S_TAB, S_CHILD,
-	S_PERM, S_DIR, NSEC };
-
-struct hixhdr {
-	char magic[8];
-	uint64_t version, order, size, sum;
-	uint64_t m, nw, n, nu, idtextlen, hastab, tdist, ngrp, ntab, nchild, nperm, ndir;
-	uint64_t off[NSEC];
-};
-
-_Static_assert(sizeof(struct hixhdr) == HIX_HDRSIZE &&
-    offsetof(struct hixhdr, size) == HIX_OFFSIZE &&
-    offsetof(struct hixhdr, sum) == HIX_OFFSUM, "index file header layout");
-
-struct sum {
-	uint64_t h, part;
-	unsigned npart;
-};
-
-static void
-sumword(struct sum *s, uint64_t w)
+static int
+keycmp(const void *a, const void *b)
 {
-	s->h = (s->h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
-	s->h ^= s->h >> 29;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
 }
 
-static void
-sumbytes(struct sum *s, const void *p, size_t n)
+void
+hix_match(const struct hix *ix, const struct fp *q, int usetab, int64_t after,
+    struct hixmatch *m)
 {
-	const unsigned char *c = p;
-	uint64_t w;
+	const uint32_t *pos;
+	uint32_t lo, hi, mid, np, j, u;
+	size_t i, nk = 0;
+	uint64_t k;
 
-	while (n > 0 && s->npart > 0) {
-		s->part |= (uint64_t)*c++ << (8 * s->npart);
-		n--;
-		if (++s->npart == 8) {
-			sumword(s, s->part);
-			s->npart = 0;
-			s->part = 0;
-		}
-	}
-	for (; n >= 8; n -= 8, c += 8) {
-		memcpy(&w, c, 8);
-		/* Little-endian value of the bytes, whatever the machine. */
-		w = (uint64_t)c[0] | (uint64_t)c[1] << 8 | (uint64_t)c[2] << 16 |
-		    (uint64_t)c[3] << 24 | (uint64_t)c[4] << 32 | (uint64_t)c[5] << 40 |
-		    (uint64_t)c[6] << 48 | (uint64_t)c[7] << 56;
-		sumword(s, w);
-	}
-	for (; n > 0; n--) {
-		s->part |= (uint64_t)*c++ << (8 * s->npart);
-		if (++s->npart == 8) {
-			sumword(s, s->part);
-			s->npart = 0;
-			s->part = 0;
-		}
-	}
-}
-
-uint64_t
-hix_checksum(const void *file, size_t n)
-{
-	struct sum s = { 0, 0, 0 };
-	struct hixhdr h;
-
-	if (n < sizeof h)
-		return 0;
-	memcpy(&h, file, sizeof h);
-	h.sum = 0;
-	sumbytes(&s, &h, sizeof h);
-	sumbytes(&s, (const char *)file + sizeof h, n - sizeof h);
-	if (s.npart)
-		sumword(&s, s.part);
-	return s.h;
-}
-
-/* The lengths of the sections for the counts in h. */
-static void
-seclens(const struct hixhdr *h, uint64_t len[NSEC])
-{
-	len[S_FW] = h->nu * h->nw * 8;
-	len[S_USTART] = (h->nu + 1) * 4;
-	len[S_UPOS] = h->n * 4;
-	len[S_IDBASE] = ((h->n >> IDGROUP) + 1) * 8;
-	len[S_IDREL] = (h->n + 1) * 4;
-	len[S_IDTEXT] = h->idtextlen;
-	len[S_GRP] = h->ngrp * sizeof(struct hixgrp);
-	len[S_TAB] = h->ntab * sizeof(struct hixtab);
-	len[S_CHILD] = h->nchild * sizeof(struct hixchild);
-	len[S_PERM] = h->nperm * 4;
-	len[S_DIR] = h->ndir * 4;
-}
-
-int
-hix_isfile(const char *path)
-{
-	char buf[8];
-	struct stat st;
-	int fd, ret = 0;
-
-	if (!strcmp(path, "-") || (fd = open(path, O_RDONLY)) < 0)
-		return 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
-	    pread(fd, buf, 8, 0) == 8 && !memcmp(buf, HIX_MAGIC, 8))
-		ret = 1;
-	close(fd);
-	return ret;
-}
-
-/* The process's umask (mkstemp makes files 0600; an index file is data like any other). */
-static mode_t
-umaskvalue(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
-int
-hix_save(const struct hix *ix, const char *path)
-{
-	static const char zero[8];
-	struct hixhdr h;
-	struct sum s = { 0, 0, 0 };
-	uint64_t len[NSEC], at;
-	const void *sec[NSEC];
-	FILE *f = NULL;
-	char *tmp;
-	int fd = -1;
-	int i, pass;
-
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, HIX_MAGIC, 8);
-	h.version = HIX_VERSION;
-	h.order = HIX_ORDER;
-	h.m = ix->m;
-	h.nw = ix->nw;
-	h.n = ix->n;
-	h.nu = ix->nu;
-	h.idtextlen = ix->idtextlen;
-	h.hastab = (uint64_t)ix->hastab;
-	h.tdist = ix->tdist;
-	if (ix->hastab) {
-		h.ngrp = ix->ngrp;
-		h.ntab = ix->ntab;
-		h.nchild = ix->nchild;
-		h.nperm = ix->nperm;
-		h.ndir = ix->ndir;
-	}
-	seclens(&h, len);
-	sec[S_FW] = ix->fw;
-	sec[S_USTART] = ix->ustart;
-	sec[S_UPOS] = ix->upos;
-	sec[S_IDBASE] = ix->idbase;
-	sec[S_IDREL] = ix->idrel;
-	sec[S_IDTEXT] = ix->idtext;
-	sec[S_GRP] = ix->grp;
-	sec[S_TAB] = ix->tab;
-	sec[S_CHILD] = ix->child;
-	sec[S_PERM] = ix->perm;
-	sec[S_DIR] = ix->dir;
-	for (at = sizeof h, i = 0; i < NSEC; i++) {
-		h.off[i] = at;
-		at += (len[i] + 7) / 8 * 8;
-	}
-	h.size = at;
-	/* written beside path, then renamed: never a half-written index file */
-	tmp = emalloc(strlen(path) + 8);
-	sprintf(tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
-		weprintf("%s:", path);
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return -1;
-	}
-	/* Pass 0 sums (the header with a zero sum, then the rest), pass 1 writes. */
-	h.sum = 0;
-	sumbytes(&s, &h, sizeof h);
-	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			h.sum = s.h;
-			fwrite(&h, sizeof h, 1, f);
-		}
-		for (i = 0; i < NSEC; i++) {
-			size_t pad = (size_t)((8 - len[i] % 8) % 8);
-
-			if (pass == 0) {
-				if (len[i])
-					sumbytes(&s, sec[i], (size_t)len[i]);
-				sumbytes(&s, zero, pad);
-			} else {
-				if (len[i])
-					fwrite(sec[i], 1, (size_t)len[i], f);
-				fwrite(zero, 1, pad, f);
+	m->h.n = 0;
+	hix_near(ix, q, usetab, &m->h);
+	for (i = 0; i < m->h.n; i++) {
+		u = m->h.u[i];
+		pos = ix->upos + ix->ustart[u];
+		np = ix->ustart[u + 1] - ix->ustart[u];
+		lo = 0;
+		if (after >= 0)
+			for (hi = np; lo < hi;) {
+				mid = lo + (hi - lo) / 2;
+				if (pos[mid] <= after)
+					lo = mid + 1;
+				else
+					hi = mid;
 			}
-		}
+		egrow(&m->key, &m->cap, nk + np - lo + 1, sizeof *m->key);
+		for (j = lo; j < np; j++)
+			m->key[nk++] = (uint64_t)m->h.dist[i] << 32 | pos[j];
 	}
-	if (fflush(f) == EOF || ferror(f)) {
-		weprintf("%s: write error:", path);
-		fclose(f);
-	} else if (fclose(f) == EOF)
-		weprintf("%s: close error:", path);
-	else if (chmod(tmp, 0666 & ~umaskvalue()) < 0 || rename(tmp, path) < 0)
-		weprintf("%s:", path);
-	else {
-		free(tmp);
-		return 0;
-	}
-	unlink(tmp);
-	free(tmp);
-	return -1;
-}
-
-/* Check what the lookups rely on, so that a bad file cannot crash them. */
-static const char *
-validate(struct hix *ix)
-{
-	uint64_t nslot, i, e, prev, s;
-	uint32_t g, t, c, nt = ix->tdist + 1, *depth;
-	const struct hixtab *tp;
-
-	if (ix->ustart[0] != 0 || ix->ustart[ix->nu] != ix->n)
-		return "bad distinct-value table";
-	for (i = 0; i < ix->nu; i++)
-		if (ix->ustart[i] >= ix->ustart[i + 1])
-			return "bad distinct-value table";
-	for (i = 0; i < ix->n; i++)
-		if (ix->upos[i] >= ix->n)
-			return "bad position table";
-	for (prev = 0, i = 0; i <= ix->n; i++) {
-		s = ix->idbase[i >> IDGROUP] + ix->idrel[i];
-		if (s < prev || s > ix->idtextlen)
-			return "bad ID table";
-		prev = s;
-	}
-	if (!ix->hastab)
-		return NULL;
-	/* -d 128 (FP_MAXBITS) builds no table: a scan answers it */
-	if (ix->tdist > FP_MAXBITS || (ix->ngrp > 0 && (uint64_t)ix->ngrp * nt != ix->ntab))
-		return "bad table counts";
-	for (i = 0; i < ix->nperm; i++)
-		if (ix->perm[i] >= ix->nu)
-			return "bad table entry";
-	for (g = 0; g < ix->ngrp; g++)
-		if (ix->grp[g].tab != (uint64_t)g * nt || ix->grp[g].ntab != nt)
-			return "bad group";
-	for (t = 0; t < ix->ntab; t++) {
-		tp = &ix->tab[t];
-		if ((ix->m <= 64 && tp->mask[1]) ||
-		    (ix->m < 64 && tp->mask[0] << ix->m) ||
-		    (ix->m > 64 && ix->m < 128 && tp->mask[1] << (ix->m - 64)))
-			return "table mask outside the fingerprint";
-		if (tp->width != popcount64(tp->mask[0]) + popcount64(tp->mask[1]) ||
-		    tp->width > 64 || tp->k > tp->width || tp->k > HIX_MAXK)
-			return "bad table width";
-		nslot = (uint64_t)1 << tp->k;
-		if (tp->dir > ix->ndir || nslot + 1 > ix->ndir - tp->dir)
-			return "table directory out of range";
-		if (ix->dir[tp->dir] != 0 || ix->dir[tp->dir + nslot] != tp->size)
-			return "bad table directory";
-		for (i = 0; i < nslot; i++)
-			if (ix->dir[tp->dir + i] > ix->dir[tp->dir + i + 1])
-				return "bad table directory";
-		e = tp->flags & HIX_IDENT ? ix->nu : ix->nperm;
-		if ((tp->flags & ~(uint32_t)HIX_IDENT) || tp->off > e || tp->size > e - tp->off)
-			return "table entries out of range";
-		if (tp->child > ix->nchild || tp->nchild > ix->nchild - tp->child)
-			return "table buckets out of range";
-	}
-	if (mksegs(ix) < 0)
-		return "table mask in too many pieces";
-	/* Buckets lead to later groups only, at most HIX_DEPTH deep. */
-	depth = ecalloc((size_t)ix->ngrp + 1, sizeof *depth);
-	for (t = 0; t < ix->ntab; t++) {
-		tp = &ix->tab[t];
-		for (c = tp->child; c < tp->child + tp->nchild; c++) {
-			const struct hixchild *ch = &ix->child[c];
-
-			if (ch->start >= ch->end || ch->end > tp->size ||
-			    ch->grp <= t / nt || ch->grp >= ix->ngrp ||
-			    depth[t / nt] + 1 > HIX_DEPTH ||
-			    (c > tp->child && ch->start < ix->child[c - 1].end)) {
-				free(depth);
-				return "bad bucket table";
+	/* One distinct value's positions are in order already. */
+	if (m->h.n > 1 && nk > 1) {
+		if (nk <= 16) {
+			for (i = 1; i < nk; i++) {
+				k = m->key[i];
+				for (j = (uint32_t)i; j > 0 && m->key[j - 1] > k; j--)
+					m->key[j] = m->key[j - 1];
+				m->key[j] = k;
 			}
-			depth[ch->grp] = depth[t / nt] + 1;
-		}
+		} else
+			qsort(m->key, nk, sizeof *m->key, keycmp);
 	}
-	free(depth);
-	return NULL;
+	m->n = nk;
 }
 
-int
-hix_open(struct hix *ix, const char *path)
+void
+hix_hitsfree(struct hixhits *h)
 {
-	struct hixhdr h;
-	struct stat st;
-	uint64_t len[NSEC];
-	const char *err = NULL, *base;
-	void *map = NULL;
-	int fd, i;
+	free(h->u);
+	free(h->dist);
+	memset(h, 0, sizeof *h);
+}
 
-	hix_init(ix);
-	ix->b->ownscore = 0;
-	if ((fd = open(path, O_RDONLY)) < 0) {
-		weprintf("%s:", path);
-		goto fail;
-	}
-	if (fstat(fd, &st) < 0) {
-		weprintf("%s:", path);
-		close(fd);
-		goto fail;
-	}
-	if ((uint64_t)st.st_size < sizeof h) {
-		close(fd);
-		weprintf("%s: index file truncated (%ju bytes, less than its header)", path,
-		    (uintmax_t)st.st_size);
-		goto fail;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED) {
-		weprintf("%s: mmap:", path);
-		goto fail;
-	}
-	ix->map = map;
-	ix->maplen = (size_t)st.st_size;
-	base = map;
-	memcpy(&h, base, sizeof h);
-	if (memcmp(h.magic, HIX_MAGIC, 8))
-		err = "not an index file (bad magic number)";
-	else if (h.order != HIX_ORDER)
-		err = "index file written on a machine of another byte order";
-	else if (h.version != HIX_VERSION)
-		err = "index file version not supported";
-	else if (h.size != (uint64_t)st.st_size)
-		err = h.size > (uint64_t)st.st_size ? "index file truncated" :
-		    "index file has trailing bytes";
-	if (err)
-		goto bad;
-	if (h.m > FP_MAXBITS || h.nw != (h.m + 63) / 64 || h.n >= UINT32_MAX ||
-	    h.nu > h.n || (h.n == 0) != (h.m == 0 && h.nu == 0) || h.hastab > 1 ||
-	    h.tdist > FP_MAXBITS || (h.tdist == FP_MAXBITS && h.ngrp != 0) ||
-	    h.ngrp >= UINT32_MAX || h.ntab >= UINT32_MAX ||
-	    h.nchild >= UINT32_MAX || h.nperm > h.size || h.ndir > h.size ||
-	    h.idtextlen > h.size) {
-		err = "bad counts in index file header";
-		goto bad;
-	}
-	seclens(&h, len);
-	for (i = 0; i < NSEC; i++)
-		if (h.off[i] % 8 || h.off[i] < sizeof h || h.off[i] > h.size ||
-		    len[i] > h.size - h.off[i]) {
-			err = "index file section out of range";
-			goto bad;
-		}
-	/* every section is padded to whole words */
-	if ((h.size - sizeof h) % 8 || hix_checksum(base, (size_t)h.size) != h.sum) {
-		err = "index file corrupt (checksum mismatch)";
-		goto bad;
-	}
-	ix->m = (unsigned)h.m;
-	ix->nw = (unsigned)h.nw;
-	ix->n = (uint32_t)h.n;
-	ix->nu = (uint32_t)h.nu;
-	ix->idtextlen = h.idtextlen;
-	ix->fw = (const uint64_t *)(const void *)(base + h.off[S_FW]);
-	ix->ustart = (const uint32_t *)(const void *)(base + h.off[S_USTART]);
-	ix->upos = (const uint32_t *)(const void *)(base + h.off[S_UPOS]);
-	ix->idbase = (const uint64_t *)(const void *)(base + h.off[S_IDBASE]);
-	ix->idrel = (const uint32_t *)(const void *)(base + h.off[S_IDREL]);
-	ix->idtext = base + h.off[S_IDTEXT];
-	ix->hastab = (int)h.hastab;
-	ix->tdist = (unsigned)h.tdist;
-	ix->ngrp = (uint32_t)h.ngrp;
-	ix->ntab = (uint32_t)h.ntab;
-	ix->nchild = (uint32_t)h.nchild;
-	ix->nperm = h.nperm;
-	ix->ndir = h.ndir;
-	ix->grp = (const struct hixgrp *)(const void *)(base + h.off[S_GRP]);
-	ix->tab = (const struct hixtab *)(const void *)(base + h.off[S_TAB]);
-	ix->child = (const struct hixchild *)(const void *)(base + h.off[S_CHILD]);
-	ix->perm = (const uint32_t *)(const void *)(base + h.off[S_PERM]);
-	ix->dir = (const uint32_t *)(const void *)(base + h.off[S_DIR]);
-	if ((err = validate(ix)))
-		goto bad;
-	return 0;
-bad:
-	weprintf("%s: %s", path, err);
-fail:
-	hix_free(ix);
-	return -1;
+void
+hix_matchfree(struct hixmatch *m)
+{
+	free(m->key);
+	hix_hitsfree(&m->h);
+	memset(m, 0, sizeof *m);
 }

@@ -13,21 +13,28 @@ enum { BLOCK = 1 << 18 };
 int
 rdr_open(struct rdr *r, const char *path)
 {
+	int fd;
+
+	if (!strcmp(path, "-"))
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY)) < 0) {
+		memset(r, 0, sizeof *r);
+		weprintf("%s:", path);
+		return -1;
+	}
+	rdr_fdopen(r, fd, path);
+	return 0;
+}
+
+void
+rdr_fdopen(struct rdr *r, int fd, const char *path)
+{
 	memset(r, 0, sizeof *r);
 	r->atbol = 1;
-	if (!strcmp(path, "-")) {
-		r->fd = 0;
-		r->name = "<stdin>";
-	} else {
-		r->name = path;
-		if ((r->fd = open(path, O_RDONLY)) < 0) {
-			weprintf("%s:", path);
-			return -1;
-		}
-	}
+	r->fd = fd;
+	r->name = fd == 0 && !strcmp(path, "-") ? "<stdin>" : path;
 	r->cap = BLOCK;
 	r->buf = emalloc(r->cap + 1);
-	return 0;
 }
 
 int

@@ -17,6 +17,8 @@ struct rdr {
 
 /* Open path ("-" is stdin). On failure print a diagnostic and return -1. */
 int rdr_open(struct rdr *r, const char *path);
+/* Read the open descriptor fd, named path ("-" for stdin), which rdr_close closes. */
+void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /* Close; returns 1 if a read error happened, else 0. */
 int rdr_close(struct rdr *r);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -258,4 +259,12 @@ obuf_flush(struct obuf *b, FILE *fp)
 {
 	fwrite(b->p, 1, b->n, fp);
 	b->n = 0;
+}
+
+unsigned
+nprocs(unsigned max)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : (unsigned long)n > max ? max : (unsigned)n;
 }

@@ -45,6 +45,9 @@ int fshut(FILE *fp, const char *name);
 /* Give stdout a large buffer; call before the first write. */
 void setupstdout(void);
 
+/* The processors online, from 1 to max. */
+unsigned nprocs(unsigned max);
+
 /* Write v in decimal. */
 void putu(unsigned long long v, FILE *fp);
 
