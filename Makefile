@@ -20,7 +20,7 @@ LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h \
 DEVTOOLS = gencorpus genhash genfp hixforge
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1
-MAN5 = man/simrec.5
+MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
 BINS = $(TOOLS:%=bin/%)

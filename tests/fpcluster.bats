@@ -149,3 +149,27 @@ load faults
 	awk 'BEGIN { for (i = 0; i < 100000; i++) print "page" i "\t0101" }' >big
 	sigpipe fpcluster -w 4 big
 }
+
+@test "fpcluster: a first ID longer than the reader's buffer (256 KiB)" {
+	id=$(head -c 300000 /dev/zero | tr '\0' a)
+	printf '%s\t0000\nb\t0001\nc\t1110\n' "$id" >f
+	printf '%s\t%s\nb\t%s\nc\tc\n' "$id" "$id" "$id" >want
+	fpcluster -d 1 f | cmp - want
+	# match records with such an ID are told from fingerprints too
+	printf '%s\t1\tb\n' "$id" >m
+	printf '%s\t%s\nb\t%s\n' "$id" "$id" "$id" >want
+	fpcluster m | cmp - want
+}
+
+@test "fpcluster -w: slots are taken as used, not reserved" {
+	[ -z "${SIMTOOL_SAN:-}" ] || skip "address space limits do not suit sanitizers"
+	printf 'a\t0000\nb\t1111\nc\t0000\n' >f
+	run -0 sh -c 'ulimit -v 100000; fpcluster -w 100000000 f'
+	[ "$output" = "$(printf 'a\t0\nb\t1\nc\t0')" ]
+}
+
+@test "fpcluster: clusters sharing a 28-bit prefix, through the index" {
+	genfp -s 7 -m 64 -b 28 -v 100 -p 35 -n 10 -u 5 20000 >f
+	hamq -s -a -m scan f | fpcluster >want
+	fpcluster f | cmp - want
+}
