@@ -1,14 +1,16 @@
 /*
  * Fuzz the index over large structured inputs: the input's bytes choose
- * the shape of thousands of fingerprints (width, distance, clusters that
- * share a prefix of any length, exact duplicates, planted neighbours, all
- * zero ones) and seed their generation; the index built over them must
+ * the shape of thousands of fingerprints (width, distance, clusters whose
+ * members agree on all but a few bits, or on a prefix, exact duplicates,
+ * planted neighbours, all zero ones) and seed their generation; the index built over them must
  * answer every sampled lookup, through its tables, exactly like a scan,
  * and hix_match must give positions by distance, then position. Small
  * inputs never reach nested tables; these do.
  *
- * Bytes: M, d, n (2 bytes), clusters, prefix bits, cluster share,
- * duplicate share, neighbour share, then the seed.
+ * Bytes: M, d, n (2 bytes), clusters, the bits members of a cluster may
+ * differ in (the rest are the cluster's; with the top bit of the cluster
+ * byte, the free bits are the last ones, so members share a prefix),
+ * cluster share, duplicate share, neighbour share, then the seed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +79,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	static const unsigned widths[8] = { 8, 16, 32, 48, 64, 65, 96, 128 };
 	uint8_t b[9] = { 0 };
+	unsigned char isfree[FP_MAXBITS];
 	struct fp *v, f;
-	unsigned m, d, k, pre, ncl, i, j;
+	unsigned m, d, k, nfree, ncl, i, j;
 	uint64_t seed = 0;
 	size_t nrec, r, c;
 	FILE *out;
@@ -93,8 +96,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	m = b[0] < 128 ? widths[b[0] & 7] : 1u + b[0] % FP_MAXBITS;
 	d = b[1] % (m < 12 ? m + 1 : 13);
 	nrec = 500 + (size_t)(b[2] << 8 | b[3]) % 30000;
-	ncl = 1 + b[4] % 200;
-	pre = b[5] % (m + 1);
+	ncl = 1 + (b[4] & 127) % 100;
+	nfree = b[5] % (m + 1);
+	memset(isfree, 0, sizeof isfree);
+	for (j = 0; j < nfree; j++)
+		isfree[b[4] & 128 ? m - 1 - j : (unsigned)below(m)] = 1;
 	v = ereallocarray(NULL, nrec, sizeof *v);
 	for (r = 0; r < nrec; r++) {
 		memset(&f, 0, sizeof f);
@@ -110,9 +116,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			f = v[below(r)];	/* a neighbour */
 			flip(&f, m, 1 + (unsigned)below(d + 2));
 		} else if (below(256) < b[6]) {
-			/* a cluster member: the cluster's first pre bits */
+			/* a cluster member: the cluster's bits but the free ones */
 			c = below(ncl);
-			for (j = 0; j < pre; j++) {
+			for (j = 0; j < m; j++) {
+				if (isfree[j])
+					continue;
 				k = (unsigned)(rng_mix(c * 131 + j) & 1);
 				f.w[j >> 6] &= ~((uint64_t)1 << (63 - (j & 63)));
 				f.w[j >> 6] |= (uint64_t)k << (63 - (j & 63));

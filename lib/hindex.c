@@ -51,6 +51,7 @@ struct hixbuild {
 	size_t idrelcap;
 	uint64_t *fw;
 	uint32_t *ustart, *upos;
+	unsigned char bitpos[FP_MAXBITS];
 	int owned;		/* the arrays above are ours (not mapped) */
 
 	/* Tables being built (always ours). */
@@ -67,6 +68,126 @@ struct hixbuild {
 	uint64_t budget;	/* entries nested sets may still hold */
 	unsigned d;
 };
+
+/* Byte tables: the stored form of a fingerprint, and back, by 16 lookups. */
+struct hixperm {
+	uint64_t to[FP_MAXBITS / 8][256][2];
+	uint64_t from[FP_MAXBITS / 8][256][2];
+};
+
+static void
+mkperms(struct hix *ix)
+{
+	struct hixperm *t = ecalloc(1, sizeof *t);
+	unsigned k, v, b, j, p;
+
+	for (k = 0; k < FP_MAXBITS / 8; k++)
+		for (v = 0; v < 256; v++)
+			for (b = 0; b < 8; b++) {
+				if (!(v >> (7 - b) & 1))
+					continue;
+				j = 8 * k + b;	/* an original bit */
+				p = ix->bitpos[j];
+				t->to[k][v][p >> 6] |= (uint64_t)1 << (63 - (p & 63));
+			}
+	for (j = 0; j < FP_MAXBITS; j++) {
+		p = ix->bitpos[j];	/* stored bit p holds original bit j */
+		for (v = 0; v < 256; v++)
+			if (v >> (7 - (p & 7)) & 1)
+				t->from[p >> 3][v][j >> 6] |= (uint64_t)1 << (63 - (j & 63));
+	}
+	ix->perms = t;
+}
+
+/* The stored form of the m bits at in (back to the given order if back). */
+static inline void
+permute(const struct hix *ix, int back, const uint64_t *in, uint64_t out[2])
+{
+	const struct hixperm *t = ix->perms;
+	unsigned k, nb = (ix->m + 7) / 8;
+	uint64_t w;
+
+	out[0] = out[1] = 0;
+	for (k = 0; k < nb; k++) {
+		w = in[k >> 3] >> (56 - 8 * (k & 7)) & 255;
+		out[0] |= back ? t->from[k][w][0] : t->to[k][w][0];
+		out[1] |= back ? t->from[k][w][1] : t->to[k][w][1];
+	}
+}
+
+int
+hix_validbitpos(const unsigned char *p, unsigned m)
+{
+	unsigned char seen[FP_MAXBITS] = { 0 };
+	unsigned j;
+
+	for (j = 0; j < FP_MAXBITS; j++) {
+		if (p[j] >= FP_MAXBITS || seen[p[j]] || (j < m) != (p[j] < m) ||
+		    (j >= m && p[j] != j))
+			return 0;
+		seen[p[j]] = 1;
+	}
+	return 1;
+}
+
+/* Reverse the low 7 bits of x. */
+static unsigned
+rev7(unsigned x)
+{
+	unsigned r = 0, i;
+
+	for (i = 0; i < 7; i++)
+		r |= (x >> i & 1) << (6 - i);
+	return r;
+}
+
+static int
+cmpbyrank(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/*
+ * Choose the stored order of the bits of the n fingerprints at fw: rank
+ * the bits by how evenly they split the fingerprints, and give the i-th
+ * best the i-th position in bit-reversed order (0, 64, 32, 96, ...), so
+ * that any run of positions, the block of a table, holds good bits in
+ * proportion to its width.
+ */
+static void
+choosebits(struct hix *ix, const uint64_t *fw, uint32_t n)
+{
+	unsigned nb = (ix->m + 7) / 8, k, v, b, j, i;
+	uint64_t key[FP_MAXBITS], ones[FP_MAXBITS] = { 0 }, skew;
+	uint32_t (*cnt)[256] = ecalloc(FP_MAXBITS / 8, sizeof *cnt);
+	unsigned char *bitpos = ix->b->bitpos;
+	uint32_t r;
+
+	for (r = 0; r < n; r++)
+		for (k = 0; k < nb; k++)
+			cnt[k][fw[(size_t)r * ix->nw + (k >> 3)] >> (56 - 8 * (k & 7)) & 255]++;
+	for (k = 0; k < nb; k++)
+		for (v = 0; v < 256; v++)
+			for (b = 0; b < 8; b++)
+				if (v >> (7 - b) & 1)
+					ones[8 * k + b] += cnt[k][v];
+	free(cnt);
+	for (j = 0; j < FP_MAXBITS; j++)
+		bitpos[j] = (unsigned char)j;
+	for (j = 0; j < ix->m; j++) {
+		skew = 2 * ones[j] > n ? 2 * ones[j] - n : n - 2 * ones[j];
+		key[j] = skew << 8 | j;
+	}
+	qsort(key, ix->m, sizeof *key, cmpbyrank);
+	/* positions by bit-reversed value: the order in which ranks are dealt */
+	for (j = 0, i = 0; j < FP_MAXBITS && i < ix->m; j++)
+		if (rev7(j) < ix->m)
+			bitpos[key[i++] & 255] = (unsigned char)rev7(j);
+	ix->bitpos = bitpos;
+	mkperms(ix);
+}
 
 struct hix *
 hix_alloc(int owned)
@@ -172,6 +293,13 @@ hix_finish(struct hix *ix)
 	if (!b->idtext)
 		b->idtext = emalloc(1);
 
+	choosebits(ix, b->infw, n);
+	for (i = 0; i < n; i++) {
+		uint64_t *w = b->infw + (size_t)i * nw, x[2];
+
+		permute(ix, 0, w, x);
+		memcpy(w, x, nw * sizeof *w);
+	}
 	order = ereallocarray(NULL, (size_t)n + 1, sizeof *order);
 	tmp = ereallocarray(NULL, (size_t)n + 1, sizeof *tmp);
 	cnt = ecalloc((size_t)npass * 2048, sizeof *cnt);
@@ -237,6 +365,8 @@ hix_derive(struct hix *ix)
 {
 	uint32_t u, j;
 
+	if (!ix->perms)
+		mkperms(ix);
 	ix->posu = ereallocarray(NULL, (size_t)ix->n + 1, sizeof *ix->posu);
 	for (u = 0; u < ix->nu; u++)
 		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
@@ -319,7 +449,8 @@ void
 hix_ufp(const struct hix *ix, uint32_t u, struct fp *f)
 {
 	memset(f, 0, sizeof *f);
-	memcpy(f->w, ix->fw + (size_t)u * ix->nw, ix->nw * sizeof *f->w);
+	if (ix->nu > 0)
+		permute(ix, 1, ix->fw + (size_t)u * ix->nw, f->w);
 }
 
 void
@@ -753,6 +884,7 @@ hix_free(struct hix *ix)
 		free(b->upos);
 	}
 	free(ix->posu);
+	free(ix->perms);
 	if (ix->map)
 		munmap(ix->map, ix->maplen);
 	free(b);
@@ -939,13 +1071,15 @@ void
 hix_prefetch(const struct hix *ix, const struct fp *q)
 {
 	const struct hixtab *t;
+	uint64_t w[2];
 	uint32_t ti;
 
 	if (!ix->hastab || ix->ngrp == 0)
 		return;
+	permute(ix, 0, q->w, w);
 	for (ti = 0; ti < ix->grp[0].ntab; ti++) {
 		t = &ix->tab[ti];
-		PREFETCH(&ix->dir[t->dir + prefix(t, segkey(ix->seg[ti], ix->nseg[ti], q->w))]);
+		PREFETCH(&ix->dir[t->dir + prefix(t, segkey(ix->seg[ti], ix->nseg[ti], w))]);
 	}
 }
 
@@ -954,13 +1088,16 @@ hix_near(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h
 {
 	struct qctx c;
 	const uint64_t *w;
-	uint64_t q0 = q->w[0], q1 = q->w[1];
+	uint64_t q0, q1, pq[2];
 	uint32_t u, a, z, mid;
 	unsigned d = ix->d;
 	int cmp;
 
 	if (ix->nu == 0)
 		return;
+	permute(ix, 0, q->w, pq);	/* to the stored order */
+	q0 = pq[0];
+	q1 = pq[1];
 	if (usetab && d == 0) {
 		/* Binary search for the value itself. */
 		for (a = 0, z = ix->nu; a < z;) {

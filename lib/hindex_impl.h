@@ -71,7 +71,16 @@ struct hix {
 	unsigned nw;		/* 64-bit words per fingerprint */
 	uint32_t n;		/* fingerprints (positions) */
 	uint32_t nu;		/* distinct fingerprints */
-	const uint64_t *fw;	/* nu * nw words, the distinct values ascending */
+	/*
+	 * The bits are kept in another order: bit j of a fingerprint is bit
+	 * bitpos[j] of its stored form, the bits that split the index most
+	 * evenly spread out so that every block of every table group gets
+	 * some (a prefix that many fingerprints share is no block of its
+	 * own). Distances do not change.
+	 */
+	const unsigned char *bitpos;	/* FP_MAXBITS entries */
+	struct hixperm *perms;	/* derived: byte tables to and from the stored order */
+	const uint64_t *fw;	/* nu * nw words, the distinct values (stored order) ascending */
 	const uint32_t *ustart;	/* positions of u: upos[ustart[u] .. ustart[u + 1]) */
 	const uint32_t *upos;
 	uint32_t *posu;		/* the unique of each position (derived) */
@@ -108,6 +117,8 @@ struct hix {
 
 /* hindex.c, for hixfile.c */
 struct hix *hix_alloc(int owned);
+/* Is p a permutation of the first m of its FP_MAXBITS entries, the rest fixed? */
+int hix_validbitpos(const unsigned char *p, unsigned m);
 int hix_mksegs(struct hix *ix);
 void hix_derive(struct hix *ix);
 /* hixfile.c, for hindex.c: map the index file open on fd (closing fd); NULL after a diagnostic. */
@@ -117,7 +128,7 @@ struct hix *hix_map(int fd, const char *path);
  * taken as zero), and where its header keeps its size and that checksum
  * (for the fuzz harness, which re-seals files).
  */
-enum { HIX_HDRSIZE = 224, HIX_OFFSIZE = 24, HIX_OFFSUM = 32 };
+enum { HIX_HDRSIZE = 232, HIX_OFFSIZE = 24, HIX_OFFSUM = 32 };
 uint64_t hix_checksum(const void *file, size_t n);
 
 #endif

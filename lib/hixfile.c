@@ -19,11 +19,11 @@
  * covers the whole file, its own field taken as zero.
  */
 #define HIX_MAGIC	"\211HAMQIX\n"
-#define HIX_VERSION	1
+#define HIX_VERSION	2
 #define HIX_ORDER	UINT64_C(0x0102030405060708)
 
 enum { S_FW, S_USTART, S_UPOS, S_IDBASE, S_IDREL, S_IDTEXT, S_GRP, S_TAB, S_CHILD,
-	S_PERM, S_DIR, NSEC };
+	S_PERM, S_DIR, S_BITPOS, NSEC };
 
 struct hixhdr {
 	char magic[8];
@@ -113,6 +113,7 @@ seclens(const struct hixhdr *h, uint64_t len[NSEC])
 	len[S_CHILD] = h->nchild * sizeof(struct hixchild);
 	len[S_PERM] = h->nperm * 4;
 	len[S_DIR] = h->ndir * 4;
+	len[S_BITPOS] = FP_MAXBITS;
 }
 
 /* The process's umask (mkstemp makes files 0600; an index file is data like any other). */
@@ -186,6 +187,7 @@ hix_save(const struct hix *ix, const char *path)
 	sec[S_CHILD] = ix->child;
 	sec[S_PERM] = ix->perm;
 	sec[S_DIR] = ix->dir;
+	sec[S_BITPOS] = ix->bitpos;
 	for (at = sizeof h, i = 0; i < NSEC; i++) {
 		h.off[i] = at;
 		at += (len[i] + 7) / 8 * 8;
@@ -252,6 +254,8 @@ validate(struct hix *ix)
 	uint32_t g, t, c, nt = ix->tdist + 1, *depth;
 	const struct hixtab *tp;
 
+	if (!hix_validbitpos(ix->bitpos, ix->m))
+		return "bad bit order";
 	if (ix->ustart[0] != 0 || ix->ustart[ix->nu] != ix->n)
 		return "bad distinct-value table";
 	for (i = 0; i < ix->nu; i++)
@@ -420,6 +424,7 @@ hix_map(int fd, const char *path)
 	ix->child = (const struct hixchild *)(const void *)(base + h.off[S_CHILD]);
 	ix->perm = (const uint32_t *)(const void *)(base + h.off[S_PERM]);
 	ix->dir = (const uint32_t *)(const void *)(base + h.off[S_DIR]);
+	ix->bitpos = (const unsigned char *)(base + h.off[S_BITPOS]);
 	if ((err = validate(ix)))
 		goto bad;
 	hix_derive(ix);

@@ -383,6 +383,18 @@ hamq: r:2: fingerprint character 2 is not 0 or 1
 # Fingerprints in clusters of about 70 that share their first 28 bits,
 # among random ones: nested tables (the build once wrote through a
 # dangling address here and crashed).
+@test "hamq: crowds that differ in 16 bits (nested tables): index equals scan" {
+	for m in 64 128; do
+		genfp -s 3 -m "$m" -b $((m - 16)) -v 5 -p 90 -n 5 -u 5 20000 >f
+		hamq -s -m scan f >want
+		hamq -s -m index f | cmp - want
+		hamq -s f | cmp - want
+		hamq -d 3 -o f.hix f
+		hamq -s f.hix | cmp - want
+		hamq -s -m scan -d 5 f | cmp - <(hamq -s -m index -d 5 f)
+	done
+}
+
 @test "hamq: clusters sharing a 28-bit prefix: index equals scan" {
 	for m in 32 64 128; do
 		genfp -s 7 -m "$m" -b 28 -v 100 -p 35 -n 10 -u 5 20000 >f
@@ -407,7 +419,8 @@ hamq: r:2: fingerprint character 2 is not 0 or 1
 }
 
 @test "hamq: forged index files with valid checksums are refused" {
-	genfp -b 28 -v 100 -p 35 -s 3 -m 64 20000 >f
+	# five crowds of fingerprints that differ in 16 bits: nested tables
+	genfp -b 48 -v 5 -p 100 -n 0 -s 3 -m 64 20000 >f
 	for kind in reset fan share; do
 		hixforge "$kind" f "$kind.hix"
 		check 1 '' "hamq: $kind.hix: bad bucket table\n" hamq -d 3 "$kind.hix" f
