@@ -43,7 +43,7 @@ flip(struct fp *f, unsigned m, unsigned k)
 }
 
 static void
-checkq(const struct hix *ix, const struct fp *q)
+checkq(const struct hix *ix, const struct fp *q, int sorted)
 {
 	static struct hixhits scan, tab;
 	static struct hixmatch m;
@@ -68,6 +68,8 @@ checkq(const struct hix *ix, const struct fp *q)
 		if (fp_dist(&u, q) != tab.dist[i] || tab.dist[i] > ix->d)
 			abort();
 	}
+	if (!sorted)
+		return;
 	hix_match(ix, q, 1, -1, &m);
 	for (i = 1; i < m.n; i++)
 		if (m.key[i - 1] >= m.key[i])
@@ -146,7 +148,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		f = v[below(nrec)];
 		if (i & 1)
 			flip(&f, m, (unsigned)below(d + 2));
-		checkq(ix, &f);
+		checkq(ix, &f, i % 8 == 0);	/* few: matches may be thousands */
 	}
 	hix_free(ix);
 	free(v);
