@@ -463,6 +463,17 @@ hamq: r:2: fingerprint character 2 is not 0 or 1
 	wait
 }
 
+@test "hamq: the index operand is opened once (strace)" {
+	command -v strace >/dev/null || skip "strace not installed"
+	[ -z "${SIMTOOL_SAN:-}" ] || skip "sanitizer runtimes open files of their own"
+	mkfifo fifo
+	{ cat idx >fifo & } 2>/dev/null
+	run -0 sh -c 'strace -f -e trace=open,openat -o trace timeout 10 hamq fifo q >/dev/null'
+	wait
+	run -0 grep -c '"fifo"' trace
+	[ "$output" = 1 ]
+}
+
 @test "hamq -o: a symbolic link is written through, other files are refused" {
 	hamq -o real.hix idx
 	ln -s real.hix link.hix
