@@ -278,7 +278,8 @@ walk(const char *dir)
 		names[n++] = estrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmpname);
+	if (n > 0)	/* qsort of a null array is undefined, even of none */
+		qsort(names, n, sizeof *names, cmpname);
 	obuf_add(&path, dir, strlen(dir));
 	if (path.n == 0 || path.p[path.n - 1] != '/')
 		obuf_addc(&path, '/');
