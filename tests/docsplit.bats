@@ -238,6 +238,7 @@ load faults
 	ln -s ../target d/1file
 	ln -s ../real d/2dir
 	ln -s nowhere d/3dangling
+	ln -s . d/5loop
 	printf x >d/4
 	ln -s real top
 	# an operand is followed; in a walk, links to files are, links to
