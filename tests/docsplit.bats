@@ -485,3 +485,11 @@ docsplit: in:6: member "text" is not a string
 	devfull docsplit -j small
 	devfull docsplit -j big small
 }
+
+@test "docsplit -l: a list is read as it comes, not first whole" {
+	# an endless list: only a reader that streams ever writes anything
+	repeat a 70000 >f
+	timeout 60 sh -c 'yes f | docsplit -fl | head -c 140004' >out
+	{ printf 'f\t'; repeat a 70000; printf '\nf\t'; repeat a 69999; } >want
+	cmp out want
+}
