@@ -493,3 +493,22 @@ docsplit: in:6: member "text" is not a string
 	{ printf 'f\t'; repeat a 70000; printf '\nf\t'; repeat a 69999; } >want
 	cmp out want
 }
+
+@test "docsplit -f: a tree deeper than the longest path is reported, not a crash" {
+	local i name=dddddddddddddddddddddddddddddddddddddddd
+	mkdir t
+	printf top >t/f
+	(
+		cd t || exit 1
+		for i in $(seq 150); do mkdir "$name" && cd "$name" || exit 1; done
+		printf deep >f
+	)
+	run --separate-stderr docsplit -f t
+	[ "$status" -eq 1 ]
+	[ "$output" = "t/f${TAB:-	}top" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	case ${stderr_lines[0]} in
+	"docsplit: t/$name/"*": File name too long") ;;
+	*) false ;;
+	esac
+}
