@@ -1,19 +1,36 @@
-/* docsplit: split page files at form feeds into page records "ID<TAB>TEXT". */
+/*
+ * docsplit: documents as users hold them (page files, one document per
+ * file, JSON Lines; files, directories, lists of paths) into page records
+ * "ID<TAB>TEXT".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "esc.h"
+#include "json.h"
 #include "rdr.h"
 #include "util.h"
 
-/* Where the splitter is within a page. */
+/* How a file is read. */
+enum mode { PAGES, FILES, JSONL };
+
+static enum mode mode = PAGES;
+static int listdelim = -1;	/* -0, -l: the operands are lists of paths ended by it */
+static const char *idname = "id", *textname = "text";	/* -i, -t */
+
+/* Where the page splitter is within a page. */
 enum state { SEEK_ID, IN_TEXT };
 
-static char *idline;		/* the line that may become the ID */
-static size_t idlen, idcap;
+static struct obuf idline;	/* the line that may become the ID */
+static struct obuf field;	/* a decoded JSON string */
 static struct obuf out;		/* page records, written a block at a time */
+static struct json json;
 
 /* Append n bytes of s to the output, escaped. */
 static void
@@ -34,31 +51,29 @@ isspacebyte(int c)
 static int
 putid(void)
 {
-	size_t s = 0, e = idlen;
+	size_t s = 0, e = idline.n;
 
-	while (s < e && isspacebyte((unsigned char)idline[s]))
+	while (s < e && isspacebyte((unsigned char)idline.p[s]))
 		s++;
-	while (e > s && isspacebyte((unsigned char)idline[e - 1]))
+	while (e > s && isspacebyte((unsigned char)idline.p[e - 1]))
 		e--;
-	idlen = 0;
+	idline.n = 0;
 	if (s == e)
 		return 0;
-	putesc(idline + s, e - s);
+	putesc(idline.p + s, e - s);
 	obuf_addc(&out, '\t');
 	return 1;
 }
 
-static int
-docsplit(const char *path)
+/* A page file: pages separated by form feeds, each with its ID on its first line. */
+static void
+pages(struct rdr *r)
 {
-	struct rdr r;
 	enum state st = SEEK_ID;
 	const char *p, *end, *q;
 	ptrdiff_t n;
 
-	if (rdr_open(&r, path) < 0)
-		return 1;
-	while ((n = rdr_block(&r, &p)) >= 0) {
+	while ((n = rdr_block(r, &p)) >= 0) {
 		for (end = p + n; p < end;) {
 			if (st == IN_TEXT) {
 				if (!(q = memchr(p, '\f', (size_t)(end - p)))) {
@@ -74,10 +89,7 @@ docsplit(const char *path)
 			/* SEEK_ID: gather a line; blank lines and empty pages vanish */
 			for (q = p; q < end && *q != '\n' && *q != '\f'; q++)
 				;
-			/* +1: never memcpy to a null idline */
-			egrow(&idline, &idcap, idlen + (size_t)(q - p) + 1, 1);
-			memcpy(idline + idlen, p, (size_t)(q - p));
-			idlen += (size_t)(q - p);
+			obuf_add(&idline, p, (size_t)(q - p));
 			if (q == end)
 				break;
 			if (putid()) {
@@ -94,14 +106,241 @@ docsplit(const char *path)
 		obuf_addc(&out, '\n');
 	else if (putid())
 		obuf_addc(&out, '\n');
-	idlen = 0;
-	obuf_flush(&out, stdout);
-	return rdr_close(&r);
+	idline.n = 0;
 }
 
-static const char synopsis[] = "[file ...]";
-
+/* One document: the ID is its path, the text all of its bytes. */
 static void
+wholefile(struct rdr *r, const char *id)
+{
+	const char *p;
+	ptrdiff_t n;
+
+	putesc(id, strlen(id));
+	obuf_addc(&out, '\t');
+	while ((n = rdr_block(r, &p)) >= 0)
+		putesc(p, (size_t)n);
+	obuf_addc(&out, '\n');
+}
+
+static int
+blankline(const char *s, size_t n)
+{
+	for (; n > 0; s++, n--)
+		if (*s != ' ' && *s != '\t' && *s != '\r')
+			return 0;
+	return 1;
+}
+
+/* Append the JSON string or number v to the output, escaped. */
+static void
+putjson(const struct json_val *v)
+{
+	if (v->type == JSON_NUMBER) {
+		putesc(v->p, v->n);	/* as written */
+		return;
+	}
+	field.n = 0;
+	json_decode(v, &field);
+	putesc(field.p, field.n);
+}
+
+/* JSON Lines: a bad line is reported and skipped, the others still come out. */
+static int
+jsonlines(struct rdr *r)
+{
+	const char *names[2] = { idname, textname };
+	struct json_val v[2];
+	char *line;
+	ptrdiff_t n;
+	size_t bom;
+	int ret = 0;
+
+	while ((n = rdr_line(r, &line)) >= 0) {
+		bom = r->lineno == 1 && n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3) ? 3 : 0;
+		if (blankline(line + bom, (size_t)n - bom))
+			continue;
+		json_init(&json, line + bom, (size_t)n - bom);
+		if (json_find(&json, names, v, 2) < 0) {
+			weprintf("%s:%ju: invalid JSON at byte %zu: %s", r->name, r->lineno,
+			    bom + json_offset(&json) + 1, json.err);
+			ret = 1;
+		} else if (v[0].type == JSON_ERR || v[1].type == JSON_ERR) {
+			weprintf("%s:%ju: no member \"%s\"", r->name, r->lineno,
+			    names[v[0].type == JSON_ERR ? 0 : 1]);
+			ret = 1;
+		} else if (v[0].type != JSON_STRING && v[0].type != JSON_NUMBER) {
+			weprintf("%s:%ju: member \"%s\" is not a string or number",
+			    r->name, r->lineno, idname);
+			ret = 1;
+		} else if (v[1].type != JSON_STRING) {
+			weprintf("%s:%ju: member \"%s\" is not a string", r->name,
+			    r->lineno, textname);
+			ret = 1;
+		} else {
+			putjson(&v[0]);
+			obuf_addc(&out, '\t');
+			putjson(&v[1]);
+			obuf_addc(&out, '\n');
+		}
+	}
+	return ret;
+}
+
+/* Read the open file r in the chosen mode; id is its path as given. */
+static int
+readfile(struct rdr *r, const char *id)
+{
+	int ret = 0;
+
+	switch (mode) {
+	case PAGES:
+		pages(r);
+		break;
+	case FILES:
+		wholefile(r, id);
+		break;
+	case JSONL:
+		ret = jsonlines(r);
+		break;
+	}
+	obuf_flush(&out, stdout);
+	return ret | rdr_close(r);
+}
+
+static int walk(const char *dir);
+
+/*
+ * A file met in a walk: directories are walked, regular files read;
+ * symbolic links are followed to regular files only (never to a
+ * directory, so a walk cannot loop); other kinds are not documents.
+ */
+static int
+walkentry(const char *path)
+{
+	struct stat st;
+	struct rdr r;
+
+	if (lstat(path, &st) < 0) {
+		weprintf("%s:", path);
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return walk(path);
+	if (S_ISLNK(st.st_mode) && stat(path, &st) < 0) {
+		weprintf("%s:", path);
+		return 1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	return readfile(&r, path);
+}
+
+static int
+cmpname(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The entries of a directory in strcmp order of their names, each path
+ * being dir/name. The names are read and the directory closed before going
+ * down, so open directories do not pile up with depth.
+ */
+static int
+walk(const char *dir)
+{
+	struct obuf path = { 0 };
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, base;
+	DIR *d;
+	int ret = 0;
+
+	if (!(d = opendir(dir))) {
+		weprintf("%s:", dir);
+		return 1;
+	}
+	for (;;) {
+		errno = 0;
+		if (!(e = readdir(d))) {
+			if (errno) {
+				weprintf("%s:", dir);
+				ret = 1;
+			}
+			break;
+		}
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		egrow(&names, &cap, n + 1, sizeof *names);
+		names[n++] = estrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 0)	/* qsort of a null array is undefined, even of none */
+		qsort(names, n, sizeof *names, cmpname);
+	obuf_add(&path, dir, strlen(dir));
+	if (path.n == 0 || path.p[path.n - 1] != '/')
+		obuf_addc(&path, '/');
+	base = path.n;
+	for (i = 0; i < n; i++) {
+		path.n = base;
+		obuf_add(&path, names[i], strlen(names[i]) + 1);
+		/* after a write error the output is lost: stop reading */
+		if (!ferror(stdout))
+			ret |= walkentry(path.p);
+		free(names[i]);
+	}
+	free(names);
+	free(path.p);
+	return ret;
+}
+
+/* A path given as an operand or in a list: followed if a symbolic link; id names it. */
+static int
+dopath(const char *path, const char *id)
+{
+	struct stat st;
+	struct rdr r;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	if (r.fd != 0 && fstat(r.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rdr_close(&r);
+		return walk(path);
+	}
+	return readfile(&r, id);
+}
+
+/* A list of paths, each ended by listdelim, read as it comes. */
+static int
+readlist(const char *list)
+{
+	struct rdr r;
+	char *path;
+	ptrdiff_t n;
+	int ret = 0;
+
+	if (rdr_open(&r, list) < 0)
+		return 1;
+	while (!ferror(stdout) && (n = rdr_record(&r, listdelim, &path)) >= 0) {
+		if (n == 0)
+			continue;
+		if (memchr(path, '\0', (size_t)n)) {
+			weprintf("%s:%ju: NUL in a path (a list for -0?)", r.name, r.lineno);
+			ret = 1;
+			continue;
+		}
+		/* in a list, "-" is a file of that name, not standard input */
+		ret |= dopath(strcmp(path, "-") ? path : "./-", path);
+	}
+	return ret | rdr_close(&r);
+}
+
+static const char synopsis[] = "[-0fjl] [-i name] [-t name] [file ...]";
+
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);
@@ -110,26 +349,53 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	int c, ret = 0;
+	int c, ret = 0, named = 0, lists = 0, modes = 0;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "h")) != -1) {
+	while ((c = getopt(argc, argv, "0fhi:jlt:")) != -1) {
 		switch (c) {
+		case '0':
+			listdelim = '\0';
+			lists |= 1;
+			break;
+		case 'f':
+			mode = FILES;
+			modes |= 1;
+			break;
 		case 'h':
 			return help(synopsis);
+		case 'i':
+			idname = optarg;
+			named = 1;
+			break;
+		case 'j':
+			mode = JSONL;
+			modes |= 2;
+			break;
+		case 'l':
+			listdelim = '\n';
+			lists |= 2;
+			break;
+		case 't':
+			textname = optarg;
+			named = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	/* one kind of list, one mode; -i and -t name JSON members */
+	if (lists == 3 || modes == 3 || (named && mode != JSONL))
+		usage();
 
 	setupstdout();
 	if (argc == 0)
-		ret |= docsplit("-");
+		ret |= listdelim >= 0 ? readlist("-") : dopath("-", "-");
 	/* stop at a write error: the output is lost, and fshut still knows why */
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
-		ret |= docsplit(*argv);
+		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }

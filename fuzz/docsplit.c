@@ -1,4 +1,9 @@
-/* Fuzz docsplit's page splitting: part 0 is a page file. */
+/*
+ * Fuzz docsplit's readers: part 0 read in the mode OPT2 picks (bits 0-1:
+ * page file, whole file -f, JSON Lines -j); with bit 2 of OPT2, parts 0
+ * and 1 are named in a list (-l) read instead; with bit 3, that list
+ * ends its paths with NUL (-0).
+ */
 #include "fuzz.h"
 
 #define main docsplit_main
@@ -8,10 +13,28 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
+	static const enum mode modes[4] = { PAGES, FILES, JSONL, JSONL };
 	struct fuzzin in;
+	char list[256];
+	FILE *fp;
 
-	fuzz_begin(&in, d, n, 1);
-	docsplit(in.path[0]);
+	fuzz_begin(&in, d, n, 3);
+	mode = modes[in.o2 & 3];
+	if (in.o2 & 4) {
+		listdelim = in.o2 & 8 ? '\0' : '\n';
+		/* part 2 is not needed as a file: it becomes the list */
+		snprintf(list, sizeof list, "%s.list", in.path[2]);
+		if (!(fp = fopen(list, "w")))
+			abort();
+		fprintf(fp, "%s%c%s%c", in.path[0], listdelim, in.path[1], listdelim);
+		if (fclose(fp) == EOF)
+			abort();
+		readlist(list);
+		remove(list);
+	} else {
+		listdelim = -1;
+		dopath(in.path[0], in.path[0]);
+	}
 	fflush(stdout);
 	return 0;
 }

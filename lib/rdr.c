@@ -88,18 +88,18 @@ compact(struct rdr *r)
 }
 
 /*
- * Make the whole of the next line readable in the buffer; returns its end
- * (its LF, or the end of input for a final line without LF), or NULL at
- * end of input.
+ * Make the whole of the next record (a line for delim LF) readable in the
+ * buffer; returns its end (its delim, or the end of input for a final
+ * record without one), or NULL at end of input.
  */
 static char *
-lineend(struct rdr *r)
+lineend(struct rdr *r, int delim)
 {
 	size_t scanned = 0;
 	char *nl;
 
 	for (;;) {
-		nl = memchr(r->buf + r->pos + scanned, '\n', r->end - r->pos - scanned);
+		nl = memchr(r->buf + r->pos + scanned, delim, r->end - r->pos - scanned);
 		if (nl)
 			return nl;
 		scanned = r->end - r->pos;
@@ -112,9 +112,15 @@ lineend(struct rdr *r)
 ptrdiff_t
 rdr_line(struct rdr *r, char **line)
 {
+	return rdr_record(r, '\n', line);
+}
+
+ptrdiff_t
+rdr_record(struct rdr *r, int delim, char **line)
+{
 	char *nl;
 
-	if (!(nl = lineend(r)))
+	if (!(nl = lineend(r, delim)))
 		return -1;
 	*nl = '\0';
 	*line = r->buf + r->pos;
@@ -128,7 +134,7 @@ rdr_peekline(struct rdr *r, const char **line)
 {
 	char *nl;
 
-	if (!(nl = lineend(r)))
+	if (!(nl = lineend(r, '\n')))
 		return -1;
 	*line = r->buf + r->pos;
 	return nl - *line;

@@ -30,6 +30,12 @@ int rdr_close(struct rdr *r);
 ptrdiff_t rdr_line(struct rdr *r, char **line);
 
 /*
+ * rdr_line for records ended by the byte delim instead of LF (NUL for the
+ * lists of find -print0); lineno counts records.
+ */
+ptrdiff_t rdr_record(struct rdr *r, int delim, char **rec);
+
+/*
  * Streaming form for lines of any length: the bytes of the current line
  * that are in the buffer, up to its LF. Sets *eol when the line ends here
  * (its LF, or end of input, is consumed). Returns the number of bytes, or

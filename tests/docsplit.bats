@@ -1,16 +1,25 @@
 #!/usr/bin/env bats
-# docsplit: page files split at form feeds -> "ID<TAB>TEXT" page records.
+# docsplit: page files split at form feeds, whole files (-f), JSON Lines (-j),
+# directories and lists of paths (-0, -l) -> "ID<TAB>TEXT" page records.
 
 load helper
 
-u='usage: docsplit [file ...]\n'
+u='usage: docsplit [-0fjl] [-i name] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [file ...]" docsplit -x
+	badopt "usage: docsplit [-0fjl] [-i name] [-t name] [file ...]" docsplit -x
+}
+
+@test "docsplit: options that do not go together" {
+	check 2 '' "$u" docsplit -f -j
+	check 2 '' "$u" docsplit -0 -l
+	check 2 '' "$u" docsplit -i name
+	check 2 '' "$u" docsplit -f -t body
+	badopt "usage: docsplit [-0fjl] [-i name] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -126,9 +135,11 @@ load faults
 	check 0 '' '' docsplit e
 }
 
-@test "docsplit: a directory" {
-	mkdir d
-	check 1 'A\tx\\n\n' 'docsplit: d: read error: Is a directory\n' docsplit d - <<<$'A\nx'
+@test "docsplit: a directory of page files is walked" {
+	mkdir -p d/sub empty
+	printf 'B\nb\n' >d/sub/p
+	printf 'A\na\fC\nc' >d/p
+	check 0 'A\ta\nC\tc\nB\tb\\n\nD\tx\\n\n' '' docsplit d empty - <<<$'D\nx'
 }
 
 @test "docsplit: an unreadable file" {
@@ -176,4 +187,328 @@ load faults
 		{ printf 'P\n'; words 120000000; } | docsplit | wc -c >n
 	)
 	[ "$(cat n)" -eq 120000003 ]
+}
+
+# ---- One document per file (-f), directories, lists of paths (-0, -l) ----
+
+@test "docsplit -f: a file is one document, form feeds and all" {
+	printf 'first line\n\fA\nsecond\f\fthird\n' >f1
+	printf 'x' >f2
+	check 0 'f1\tfirst line\\n\fA\\nsecond\f\fthird\\n\nf2\tx\n' '' docsplit -f f1 f2
+}
+
+@test "docsplit -f: an empty file is a document with empty text" {
+	: >e1
+	printf '\n' >nl
+	: >e2
+	check 0 'e1\t\nnl\t\\n\ne2\t\n' '' docsplit -f e1 nl e2
+}
+
+@test "docsplit -f: the ID is the path as given, escaped; the text escaped" {
+	mkdir sub
+	printf 'a\tb\\c\0d\re\n' >'sub/x y'
+	check 0 './sub//x y\ta\\tb\\\\c\\0d\\re\\n\n' '' docsplit -f './sub//x y'
+}
+
+@test "docsplit -f: standard input is the document -" {
+	check 0 '-\tin\fo\n' '' docsplit -f < <(printf 'in\fo')
+	check 0 'a\t1\n-\t2\n' '' sh -c 'printf 1 >a; printf 2 | docsplit -f a -'
+}
+
+@test "docsplit -f: a directory is walked in strcmp order of names, depth first" {
+	mkdir -p d/a/z d/b
+	printf 1 >d/B
+	printf 2 >d/a.txt
+	printf 3 >d/a-1
+	printf 4 >d/a/z/deep
+	printf 5 >d/a/x
+	: >d/b/empty
+	printf 6 >d/_
+	printf 7 >d/.hidden
+	check 0 'd/.hidden\t7\nd/B\t1\nd/_\t6\nd/a/x\t5\nd/a/z/deep\t4\nd/a-1\t3\nd/a.txt\t2\nd/b/empty\t\n' '' \
+		docsplit -f d
+	# no doubled slash after an operand ending in one
+	check 0 'd/a/x\t5\nd/a/z/deep\t4\n' '' docsplit -f d/a/
+}
+
+@test "docsplit -f: symbolic links" {
+	mkdir -p real/in d
+	printf r >real/in/f
+	printf t >target
+	ln -s ../target d/1file
+	ln -s ../real d/2dir
+	ln -s nowhere d/3dangling
+	ln -s . d/5loop
+	printf x >d/4
+	ln -s real top
+	# an operand is followed; in a walk, links to files are, links to
+	# directories are not; a dangling link is reported
+	check 1 'top/in/f\tr\nd/1file\tt\nd/4\tx\n' 'docsplit: d/3dangling: No such file or directory\n' \
+		docsplit -f top d
+}
+
+@test "docsplit -f: FIFOs in a walk are not documents; as operands they are read" {
+	mkdir d
+	mkfifo d/fifo
+	printf x >d/y
+	check 0 'd/y\tx\n' '' docsplit -f d
+	mkfifo p
+	printf 'data\f' >p &
+	check 0 'p\tdata\f\n' '' docsplit -f p
+	wait
+}
+
+@test "docsplit -f: an unreadable file is reported and skipped" {
+	needasuser
+	mkdir d
+	printf a >d/1
+	printf b >d/2
+	printf c >d/3
+	chmod 000 d/2
+	check 1 'd/1\ta\nd/3\tc\n' 'docsplit: d/2: Permission denied\n' asuser docsplit -f d
+}
+
+@test "docsplit -f: an unreadable directory is reported and skipped" {
+	needasuser
+	mkdir -p d/no d/yes
+	printf a >d/no/f
+	printf b >d/yes/f
+	chmod 000 d/no
+	check 1 'd/yes/f\tb\n' 'docsplit: d/no: Permission denied\n' asuser docsplit -f d
+}
+
+@test "docsplit -f: a missing operand is reported, the others still come out" {
+	printf a >a
+	check 1 'a\ta\n' 'docsplit: nope: No such file or directory\n' docsplit -f nope a
+}
+
+@test "docsplit -0: NUL-separated paths, names with newline, TAB and backslash" {
+	mkdir d
+	printf 1 >$'d/new\nline'
+	printf 2 >$'d/t\tab'
+	printf 3 >'d/back\slash'
+	printf 'd/new\nline\0d/t\tab\0\0d/back\\slash\0' >list
+	check 0 'd/new\\nline\t1\nd/t\\tab\t2\nd/back\\\\slash\t3\n' '' docsplit -0f <list
+	# a final path without its NUL counts
+	printf 'd/back\\slash' | check 0 'd/back\\\\slash\t3\n' '' docsplit -0 -f
+}
+
+@test "docsplit -0: find -print0 on a folder of HTML and text files" {
+	mkdir -p site/sub
+	printf '<p>a\fb</p>' >site/sub/b.html
+	printf 'text\n' >site/a.txt
+	: >site/empty.html
+	find site -type f -print0 | sort -z >list
+	check 0 'site/a.txt\ttext\\n\nsite/empty.html\t\nsite/sub/b.html\t<p>a\fb</p>\n' '' \
+		docsplit -0 -f list
+}
+
+@test "docsplit -l: newline-separated paths; directories walked; - is a file" {
+	mkdir d
+	printf 1 >d/x
+	printf 2 >./-
+	printf 3 >f
+	printf 'f\n\nd\n-\nmissing\nf' >list
+	check 1 'f\t3\nd/x\t1\n-\t2\nf\t3\n' 'docsplit: missing: No such file or directory\n' \
+		docsplit -fl list
+}
+
+@test "docsplit -l: a NUL in a path" {
+	printf 1 >f
+	printf 'f\0x\nf\n' >list
+	check 1 'f\t1\n' 'docsplit: list:1: NUL in a path (a list for -0?)\n' docsplit -f -l list
+}
+
+@test "docsplit -0 -l: lists of page files and of JSON Lines files" {
+	printf 'A\na\fB\nb' >p1
+	printf '{"id":"J","text":"j"}\n' >j1
+	check 0 'A\ta\nB\tb\n' '' docsplit -l <<<p1
+	check 0 'J\tj\n' '' docsplit -0j < <(printf 'j1\0')
+}
+
+@test "docsplit -l: many paths, none meet the argument length limit" {
+	mkdir d
+	for i in $(seq 1000 2999); do printf "$i" >"d/$i"; done
+	find d -type f | sort >list
+	docsplit -l -f list >out
+	[ "$(wc -l <out)" -eq 2000 ]
+	[ "$(head -n 1 out)" = "d/1000${TAB:-	}1000" ]
+	[ "$(tail -n 1 out)" = "d/2999${TAB:-	}2999" ]
+	cmp out <(docsplit -f d)
+}
+
+@test "docsplit -f: stdout cannot be written" {
+	mkdir d
+	printf x >d/a
+	repeat a 300000 >d/b
+	devfull docsplit -f d/a
+	devfull docsplit -f d
+	printf 'd/b\nd/a\n' >list
+	devfull docsplit -fl list
+}
+
+@test "docsplit -f: a file far bigger than its memory limit streams through" {
+	needvlimit
+	(
+		ulimit -v 50000
+		words 120000000 | docsplit -f | wc -c >n
+	)
+	[ "$(cat n)" -eq 120000003 ]
+}
+
+# ---- JSON Lines (-j) ----
+
+@test "docsplit -j: ID and text members, others skipped" {
+	printf '{"id":"a","text":"hello"}\n{"x":1,"text":"t","id":"b","y":{"z":[1,{"q":null}]}}\n' >in.jsonl
+	check 0 'a\thello\nb\tt\n' '' docsplit -j in.jsonl
+}
+
+@test "docsplit -j: every string escape, surrogate pairs to UTF-8" {
+	printf '%s\n' '{"id":"e","text":"q\" b\\ s\/ \b\f\n\r\t \u0041\u00e9\u20ac\ud83d\ude00\u0000."}' >in
+	check 0 'e\tq" b\\\\ s/ \b\f\\n\\r\\t A\303\251\342\202\254\360\237\230\200\\0.\n' '' docsplit -j in
+}
+
+@test "docsplit -j: lone surrogates become U+FFFD" {
+	printf '%s\n' '{"id":"s","text":"\ud800x\udc00\ud83d\ud83d\ude00\ud800"}' >in
+	check 0 's\t\357\277\275x\357\277\275\357\277\275\360\237\230\200\357\277\275\n' '' docsplit -j in
+}
+
+@test "docsplit -j: a numeric ID is taken as written" {
+	printf '{"id":7,"text":"a"}\n{"id":-0.50E+01,"text":"b"}\n{"id":1e999,"text":"c"}\n' >in
+	check 0 '7\ta\n-0.50E+01\tb\n1e999\tc\n' '' docsplit -j in
+}
+
+@test "docsplit -j: IDs and texts with bytes that need escaping" {
+	printf '{"id":"a\\tb\\\\c\\nd","text":"x\\r\\ny"}\n' >in
+	check 0 'a\\tb\\\\c\\nd\tx\\r\\ny\n' '' docsplit -j in
+}
+
+@test "docsplit -j: -i and -t choose the members" {
+	printf '{"url":"u1","body":"b1","id":"no","text":"no"}\n' >in
+	check 0 'u1\tb1\n' '' docsplit -j -i url -t body in
+	check 0 'no\tb1\n' '' docsplit -jt body in
+}
+
+@test "docsplit -j: names are compared decoded; the last of a duplicate wins" {
+	printf '{"\\u0069d":"k","text":"first","text":"last"}\n' >in
+	check 0 'k\tlast\n' '' docsplit -j in
+}
+
+@test "docsplit -j: bad lines are reported with file:line, the others come out" {
+	{
+		printf '{"id":"1","text":"one"}\n'
+		printf '{"id":"2","text":"two"} x\n'
+		printf '{"id":"3" "text":"three"}\n'
+		printf '{"id":01,"text":"x"}\n'
+		printf '{"id":"4","text":"\\x"}\n'
+		printf '{"id":"5","text":"\\u12g4"}\n'
+		printf '{"id":"6","text":"tab\there"}\n'
+		printf '{"id":"7","text":"unterminated}\n'
+		printf '[1,2]\n'
+		printf '{"id":"8","text":"eight",}\n'
+		printf '{"id":"9","x":[1,}],"text":"nine"}\n'
+		printf 'nul\n'
+		printf '{"id":"10","text":"ten"}\n'
+	} >in
+	check 1 '1\tone\n10\tten\n' 'docsplit: in:2: invalid JSON at byte 25: more after the value
+docsplit: in:3: invalid JSON at byte 11: expected '"','"' or '"'}'"'
+docsplit: in:4: invalid JSON at byte 8: expected '"','"' or '"'}'"'
+docsplit: in:5: invalid JSON at byte 19: bad escape
+docsplit: in:6: invalid JSON at byte 19: bad \\u escape
+docsplit: in:7: invalid JSON at byte 22: control character in string
+docsplit: in:8: invalid JSON at byte 32: unterminated string
+docsplit: in:9: invalid JSON at byte 1: not an object
+docsplit: in:10: invalid JSON at byte 26: expected a member name
+docsplit: in:11: invalid JSON at byte 18: expected a value
+docsplit: in:12: invalid JSON at byte 1: not an object
+' docsplit -j in
+}
+
+@test "docsplit -j: a missing member, a member of the wrong type" {
+	{
+		printf '{"text":"no id"}\n'
+		printf '{"id":"no text"}\n'
+		printf '{"id":null,"text":"t"}\n'
+		printf '{"id":["a"],"text":"t"}\n'
+		printf '{"id":"a","text":5}\n'
+		printf '{"id":"b","text":{"t":"x"}}\n'
+		printf '{"id":"ok","text":""}\n'
+	} >in
+	check 1 'ok\t\n' 'docsplit: in:1: no member "id"
+docsplit: in:2: no member "text"
+docsplit: in:3: member "id" is not a string or number
+docsplit: in:4: member "id" is not a string or number
+docsplit: in:5: member "text" is not a string
+docsplit: in:6: member "text" is not a string
+' docsplit -j in
+	check 1 '' 'docsplit: <stdin>:1: no member "body"\n' docsplit -j -t body <<<'{"id":1,"text":"t"}'
+}
+
+@test "docsplit -j: blank lines, CRLF, white space, a byte order mark" {
+	printf '\xef\xbb\xbf{"id":"a","text":"1"}\r\n\n \t\r\n  { "id" : "b" , "text" : "2" }  \n{"id":"c","text":"3"}' >in
+	check 0 'a\t1\nb\t2\nc\t3\n' '' docsplit -j in
+	# a byte order mark is only skipped at the start of the file
+	printf '{"id":"a","text":"1"}\n\xef\xbb\xbf{"id":"b","text":"2"}\n' >bom2
+	check 1 'a\t1\n' 'docsplit: bom2:2: invalid JSON at byte 1: not an object\n' docsplit -j bom2
+}
+
+@test "docsplit -j: bytes >= 0x80 pass as they are, invalid UTF-8 too" {
+	printf '{"id":"\303\251","text":"\377\200 ok"}\n' >in
+	check 0 '\303\251\t\377\200 ok\n' '' docsplit -j in
+}
+
+@test "docsplit -j: an empty file, several files, a directory" {
+	mkdir d
+	: >d/0
+	printf '{"id":"a","text":"1"}\n' >d/1
+	printf '{"id":"b","text":"2"}\n' >f
+	check 0 'a\t1\nb\t2\n' '' docsplit -j d f
+}
+
+@test "docsplit -j: a million nested brackets do not crash" {
+	{ printf '{"id":"a","text":"t","x":'; repeat '[' 1000000; printf '}\n'; } >open
+	{ printf '{"id":"b","x":'; repeat '[' 1000000; repeat ']' 1000000; printf ',"text":"deep"}\n'; } >deep
+	check 1 'b\tdeep\n' 'docsplit: open:1: invalid JSON at byte 1000026: expected a value\n' \
+		docsplit -j open deep
+}
+
+@test "docsplit -j: a 50 MB text" {
+	{ printf '{"id":"big","text":"'; repeat a 50000000; printf '"}\n'; } >big
+	docsplit -j big >out
+	[ "$(wc -c <out)" -eq 50000005 ]
+	[ "$(head -c 5 out)" = "big${TAB:-	}a" ]
+}
+
+@test "docsplit -j: stdout cannot be written" {
+	printf '{"id":"a","text":"1"}\n' >small
+	{ printf '{"id":"a","text":"'; repeat a 300000; printf '"}\n'; } >big
+	devfull docsplit -j small
+	devfull docsplit -j big small
+}
+
+@test "docsplit -l: a list is read as it comes, not first whole" {
+	# an endless list: only a reader that streams ever writes anything
+	repeat a 70000 >f
+	timeout 60 sh -c 'yes f | docsplit -fl | head -c 140004' >out
+	{ printf 'f\t'; repeat a 70000; printf '\nf\t'; repeat a 69999; } >want
+	cmp out want
+}
+
+@test "docsplit -f: a tree deeper than the longest path is reported, not a crash" {
+	local i name=dddddddddddddddddddddddddddddddddddddddd
+	mkdir t
+	printf top >t/f
+	(
+		cd t || exit 1
+		for i in $(seq 150); do mkdir "$name" && cd "$name" || exit 1; done
+		printf deep >f
+	)
+	run --separate-stderr docsplit -f t
+	[ "$status" -eq 1 ]
+	[ "$output" = "t/f${TAB:-	}top" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	case ${stderr_lines[0]} in
+	"docsplit: t/$name/"*": File name too long") ;;
+	*) false ;;
+	esac
 }
