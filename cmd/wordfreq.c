@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "rdr.h"
 #include "tok.h"
 #include "util.h"
@@ -96,6 +97,17 @@ putpage(void)
 	flushout(0);
 }
 
+/* Forget the counts of a page that is not written. */
+static void
+droppage(void)
+{
+	size_t i;
+
+	for (i = 0; i < ntouched; i++)
+		count[touched[i]] = 0;
+	ntouched = 0;
+}
+
 static int
 wordfreq(const char *path)
 {
@@ -103,20 +115,19 @@ wordfreq(const char *path)
 	struct tok t;
 	const char *p, *tab;
 	ptrdiff_t n;
-	int eol, inid = 1, ret = 0;
+	int eol, inid = 1, badid = 0, ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	tok_init(&t);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
 		if (inid) {
+			/* the ID whole, to check its escapes (and for -p) */
 			tab = memchr(p, '\t', (size_t)n);
-			if (pflag) {
-				/* +1: never memcpy to a null id */
-				egrow(&id, &idcap, idlen + (size_t)n + 1, 1);
-				memcpy(id + idlen, p, (size_t)(tab ? tab - p : n));
-				idlen += (size_t)(tab ? tab - p : n);
-			}
+			/* +1: never memcpy to a null id */
+			egrow(&id, &idcap, idlen + (size_t)n + 1, 1);
+			memcpy(id + idlen, p, (size_t)(tab ? tab - p : n));
+			idlen += (size_t)(tab ? tab - p : n);
 			if (!tab) {
 				if (eol) {
 					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
@@ -125,15 +136,27 @@ wordfreq(const char *path)
 				}
 				continue;
 			}
+			if (esc_check(id, idlen) < 0) {
+				weprintf("%s:%ju: bad escape in the page ID", r.name, r.lineno);
+				badid = 1;
+			}
 			inid = 0;
 			n -= tab + 1 - p;
 			p = tab + 1;
 		}
 		tok_feed(&t, p, (size_t)n, addword, NULL);
 		if (eol) {
-			tok_end(&t, addword, NULL);
-			if (pflag)
+			if (tok_end(&t, addword, NULL) < 0 && !badid) {
+				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
+				badid = 1;
+			}
+			/* a bad record is reported, not written */
+			if (badid)
+				droppage();
+			else if (pflag)
 				putpage();
+			ret |= badid;
+			badid = 0;
 			idlen = 0;
 			inid = 1;
 		}

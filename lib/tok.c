@@ -1,6 +1,7 @@
 /* tok.c: the tokenizer of tok.h. */
 #include <stdlib.h>
 
+#include "esc.h"
 #include "tok.h"
 #include "util.h"
 #include "wtab.h"
@@ -22,6 +23,7 @@ tok_init(struct tok *t)
 	t->len = 0;
 	t->hash = 0;
 	t->escape = 0;
+	t->bad = 0;
 }
 
 void
@@ -40,7 +42,9 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 	uint64_t h = t->hash;
 
 	if (t->escape && p < end) {
-		p++;	/* the byte after a backslash is an escape letter */
+		/* the byte after a backslash is an escape letter */
+		if (esc_byte(*p++) < 0)
+			t->bad = 1;
 		t->escape = 0;
 	}
 	/* room for the longest word this chunk can add: no check per byte */
@@ -63,19 +67,24 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 				t->escape = 1;
 				break;
 			}
-			p++;
+			if (esc_byte(*p++) < 0)
+				t->bad = 1;
 		}
 	}
 	t->len = (size_t)(w - t->word);	/* the word may go on in the next chunk */
 	t->hash = h;
 }
 
-void
+int
 tok_end(struct tok *t, tok_fn *fn, void *ctx)
 {
+	int bad = t->bad || t->escape;
+
 	if (t->len)
 		fn(ctx, t->word, t->len, t->hash);
 	t->len = 0;
 	t->hash = 0;
 	t->escape = 0;
+	t->bad = 0;
+	return bad ? -1 : 0;
 }
