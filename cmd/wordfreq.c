@@ -24,8 +24,7 @@ static size_t kindcap, countcap;
 static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 static size_t ntouched, touchedcap;
 
-static char *id;		/* the page ID, escaped as read */
-static size_t idlen, idcap;
+static struct obuf id;		/* the page ID, escaped as read */
 
 /* Make room for the ids up to the table's size; new words are plain and uncounted. */
 static void
@@ -80,7 +79,7 @@ putpage(void)
 	size_t i, n;
 	uint32_t k;
 
-	obuf_add(&out, id, idlen);
+	obuf_add(&out, id.p, id.n);
 	obuf_addc(&out, '\t');
 	for (i = 0; i < ntouched; i++) {
 		k = touched[i];
@@ -124,19 +123,16 @@ wordfreq(const char *path)
 		if (inid) {
 			/* the ID whole, to check its escapes (and for -p) */
 			tab = memchr(p, '\t', (size_t)n);
-			/* +1: never memcpy to a null id */
-			egrow(&id, &idcap, idlen + (size_t)n + 1, 1);
-			memcpy(id + idlen, p, (size_t)(tab ? tab - p : n));
-			idlen += (size_t)(tab ? tab - p : n);
+			obuf_add(&id, p, (size_t)(tab ? tab - p : n));
 			if (!tab) {
 				if (eol) {
 					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
 					ret = 1;
-					idlen = 0;
+					id.n = 0;
 				}
 				continue;
 			}
-			if (esc_check(id, idlen) < 0) {
+			if (esc_check(id.p, id.n) < 0) {
 				weprintf("%s:%ju: bad escape in the page ID", r.name, r.lineno);
 				badid = 1;
 			}
@@ -157,7 +153,7 @@ wordfreq(const char *path)
 				putpage();
 			ret |= badid;
 			badid = 0;
-			idlen = 0;
+			id.n = 0;
 			inid = 1;
 		}
 	}
