@@ -282,6 +282,16 @@ simtool: stage fmtresult failed
 	[ ! -e result.txt ]
 }
 
+@test "simtool: result.txt is a directory: an error, the directory untouched" {
+	small
+	mkdir tmp result.txt
+	printf 'keep\n' >result.txt/old
+	check 1 '' 'simtool: result.txt: is a directory\n' env TMPDIR="$PWD/tmp" simtool 3 4
+	check 0 'old\n' '' ls -A result.txt
+	check 0 'keep\n' '' cat result.txt/old
+	clean
+}
+
 @test "simtool: empty inputs, and a directory for an input" {
 	small
 	mkdir tmp
