@@ -17,7 +17,7 @@ LIBOBJ = lib/util.o lib/rdr.o lib/esc.o lib/tok.o lib/wtab.o lib/fp.o \
 	lib/hindex.o
 LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h \
 	lib/hindex.h
-DEVTOOLS = gencorpus genhash genfp
+DEVTOOLS = gencorpus genhash genfp wtabstat
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1
 MAN5 = man/simrec.5

@@ -41,16 +41,16 @@ growtables(void)
 }
 
 static void
-addword(void *ctx, const char *w, size_t n, uint64_t h)
+addword(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
 	(void)ctx;
 	if (vflag) {
-		if ((i = wtab_findh(&words, w, n, h)) == WTAB_NONE || kind[i] != VOCAB)
+		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
 			return;
 	} else {
-		i = wtab_internh(&words, w, n, h);
+		i = wtab_intern(&words, w, n);
 		if (i >= countcap)
 			growtables();
 		if (kind[i] == STOP)

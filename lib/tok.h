@@ -9,15 +9,12 @@
 
 #include <stddef.h>
 
-#include <stdint.h>
+#include "util.h"
 
-/* A word and its wtab hash (wtab.h): the tokenizer builds it as it copies. */
-typedef void tok_fn(void *ctx, const char *word, size_t len, uint64_t hash);
+typedef void tok_fn(void *ctx, const char *word, size_t len);
 
 struct tok {
-	char *word;		/* lowercased word being built */
-	size_t len, cap;
-	uint64_t hash;		/* of the word so far */
+	struct obuf word;	/* lowercased word being built */
 	int escape;		/* the previous chunk ended in a backslash */
 	int bad;		/* a bad escape (esc.h) since tok_end */
 };

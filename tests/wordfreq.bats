@@ -214,6 +214,16 @@ load faults
 	sigpipe wordfreq -p big
 }
 
+@test "wordfreq: 2^17 words built to collide under the former hash: linear time" {
+	# a minute of CPU with the former hash, a fraction of a second now
+	collide $collide_letters 17 >w
+	{ printf 'P\t'; tr '\n' ' ' <w; printf '\n'; } >in
+	run --separate-stderr bash -c 'set -o pipefail; ulimit -t 10 && wordfreq in | wc -l'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" -eq 131072 ]
+}
+
 @test "wordfreq: a page far bigger than its memory limit streams through" {
 	needvlimit
 	(
