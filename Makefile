@@ -63,7 +63,10 @@ check: all lint
 	@PATH="$$(pwd)/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C sh tests/run
 endif
 
+# lint: the bats files hold no assertion that cannot fail (tests/lint-tests),
+# and the man pages are clean for mandoc.
 lint:
+	@sh tests/lint-tests && echo "tests/lint-tests: clean"
 	@if command -v mandoc >/dev/null 2>&1; then \
 		mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) && echo "mandoc -T lint: clean"; \
 	else echo "mandoc not installed: man pages not linted"; fi

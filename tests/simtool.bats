@@ -38,7 +38,8 @@ clean() {
 @test "simtool: small corpus with CRLF line endings" {
 	small
 	for f in article sample stopwords hashvalue; do
-		sed 's/$/\r/' $f.txt >x && mv x $f.txt
+		sed 's/$/\r/' $f.txt >x
+		mv x $f.txt
 	done
 	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' simtool 3 4
 	printf "$small4" >want
@@ -190,8 +191,10 @@ interrupt() {
 	st=0
 	wait "$pid" || st=$?
 	[ "$st" -eq "$2" ]
-	[ ! -s out ] && [ ! -s err ]
-	! kill -0 "$(cat started)" 2>/dev/null	# the stage was stopped too
+	check 0 '' '' cat out err
+	# the stage was stopped too
+	run kill -0 "$(cat started)"
+	[ "$status" -ne 0 ]
 	check 0 'old\n' '' cat result.txt
 	clean
 }
