@@ -193,9 +193,10 @@ rehash(struct wtab *t)
 /*
  * The slot holding w, or the empty slot where it belongs. Linear probing:
  * intern keeps the table at most half full, so an empty slot always ends
- * the search, even if every word had the same hash.
+ * the search, even if every word had the same hash. Inline: it is most of
+ * the work of counting words.
  */
-static size_t
+static inline size_t
 lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
 	const struct wslot *s;
