@@ -1,4 +1,7 @@
 # simtool: near-duplicate detection as a toolkit of Unix filters.
+#
+# This Makefile needs GNU make: it uses pattern rules, $(wildcard),
+# target-specific variables and ifeq.
 
 PREFIX = /usr/local
 BINDIR = $(PREFIX)/bin
@@ -12,12 +15,16 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Ilib
 LDFLAGS =
 LDLIBS =
 
+# Objects and the library are built under build/, the tools in bin/. Every
+# lib/*.c is part of the library and every lib/*.h a dependency of it: a
+# new file there needs no edit here.
+BUILD = build
 TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster
-LIBOBJ = lib/util.o lib/rdr.o lib/esc.o lib/tok.o lib/wtab.o lib/fp.o \
-	lib/hindex.o lib/hixfile.o lib/json.o
-LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h \
-	lib/hindex.h lib/hindex_impl.h lib/json.h
-DEVTOOLS = gencorpus genhash genfp hixforge
+LIBSRC = $(wildcard lib/*.c)
+LIBHDR = $(wildcard lib/*.h)
+LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
+LIBA = $(BUILD)/libsim.a
+DEVTOOLS = gencorpus genhash genfp hixforge wtabstat
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1
 MAN5 = man/simrec.5 man/hixfile.5
@@ -28,26 +35,27 @@ DEVBINS = $(DEVTOOLS:%=bin/%)
 
 all: $(BINS) $(DEVBINS)
 
-bin/%: cmd/%.c lib/libsim.a $(LIBHDR)
+bin/%: cmd/%.c $(LIBA) $(LIBHDR)
 	@mkdir -p bin
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libsim.a $(LDLIBS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
-bin/%: tools/%.c tools/rng.h lib/libsim.a $(LIBHDR)
+bin/%: tools/%.c tools/rng.h $(LIBA) $(LIBHDR)
 	@mkdir -p bin
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libsim.a $(LDLIBS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
-lib/%.o: lib/%.c $(LIBHDR)
+$(BUILD)/obj/lib/%.o: lib/%.c $(LIBHDR)
+	@mkdir -p $(BUILD)/obj/lib
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The index answers queries on two threads.
 bin/hamq bin/fpcluster: LDLIBS += -pthread
 
-lib/libsim.a: $(LIBOBJ)
+$(LIBA): $(LIBOBJ)
 	rm -f $@
 	ar rcs $@ $(LIBOBJ)
 
 # Tests run the freshly built tools first on PATH, in the C locale.
-# make check SAN=1 runs them on the sanitizer build instead (san-check).
+# make check SAN=1 runs them on the sanitizer builds instead (san-check).
 ifeq ($(SAN),1)
 check: san-check
 else
@@ -55,7 +63,10 @@ check: all lint
 	@PATH="$$(pwd)/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C sh tests/run
 endif
 
+# lint: the bats files hold no assertion that cannot fail (tests/lint-tests),
+# and the man pages are clean for mandoc.
 lint:
+	@sh tests/lint-tests && echo "tests/lint-tests: clean"
 	@if command -v mandoc >/dev/null 2>&1; then \
 		mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) && echo "mandoc -T lint: clean"; \
 	else echo "mandoc not installed: man pages not linted"; fi
@@ -94,22 +105,23 @@ install: $(BINS)
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -rf bin build lib/*.o lib/libsim.a $(DEMO)
+	rm -rf bin $(BUILD) $(DEMO) lib/*.o lib/libsim.a
 
 .PHONY: all check lint demo install clean bench bench-pipeline bench-hamq
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
 # san-check: the whole test suite on tools built with AddressSanitizer,
-# UndefinedBehaviorSanitizer and LeakSanitizer; any finding fails the run
-# (SANCC=gcc works too). valgrind: the pipeline and the filters' error
-# paths under valgrind.
+# UndefinedBehaviorSanitizer and LeakSanitizer, once with each compiler of
+# SANCCS (build/san-gcc/bin, build/san-clang/bin); any finding fails the
+# run. make san SANCC=gcc builds one of them only. valgrind: the pipeline
+# and the filters' error paths under valgrind.
 # fuzz: each libFuzzer harness of fuzz/ for FUZZ_SECONDS (see fuzz/README);
 # a new harness is fuzz/NAME.c plus NAME in FUZZ.
-LIBSRC = $(LIBOBJ:.o=.c)
+SANCCS = gcc clang
 SANCC = clang
 SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -pthread
-SANDIR = build/san
+SANDIR = $(BUILD)/san-$(SANCC)
 SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SIMTOOL_SAN=1
 SHARED = ../shared/data
@@ -117,7 +129,7 @@ FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpc
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread
-FUZZDIR = build/fuzz
+FUZZDIR = $(BUILD)/fuzz
 FUZZ_SECONDS = 10
 
 san: $(TOOLS:%=$(SANDIR)/bin/%) $(DEVTOOLS:%=$(SANDIR)/bin/%)
@@ -126,12 +138,19 @@ $(SANDIR)/bin/%: cmd/%.c $(LIBSRC) $(LIBHDR)
 	@mkdir -p $(SANDIR)/bin
 	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -o $@ $< $(LIBSRC)
 
-$(SANDIR)/bin/%: tools/%.c $(LIBSRC) $(LIBHDR)
+$(SANDIR)/bin/%: tools/%.c tools/rng.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p $(SANDIR)/bin
 	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -o $@ $< $(LIBSRC)
 
-san-check: san lint
-	@PATH="$$(pwd)/$(SANDIR)/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C $(SANENV) sh tests/run
+# One build and one run of the suite per compiler; both run, and a failure
+# of either fails san-check.
+san-check: lint
+	@st=0; for c in $(SANCCS); do \
+		$(MAKE) --no-print-directory san SANCC=$$c || exit 1; \
+		echo "san-check: the tests on the $$c sanitizer build ($(BUILD)/san-$$c/bin)"; \
+		PATH="$$(pwd)/$(BUILD)/san-$$c/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C \
+			$(SANENV) sh tests/run || { st=1; echo "san-check: $$c: failed"; }; \
+	done; exit $$st
 
 valgrind: $(BINS)
 	@sh tests/valgrind "$(SHARED)" $(TOOLS)

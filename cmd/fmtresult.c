@@ -12,25 +12,25 @@
 static long long maxblocks = LLONG_MAX;	/* -n */
 
 /* The block being written: its query (escaped, as read) and its current distance line. */
-static char *query;
-static size_t querylen, querycap;
+static struct obuf query;
 static long long nblocks, curdist = -1;
 
 /* Decoded copies of the fields of one record, checked before anything is written. */
-static char *qdec, *iddec;
-static size_t qdeccap, iddeccap;
+static struct obuf qdec, iddec;
 
-/* Decode field s into *buf; -1 after a diagnostic at r's line. */
-static ptrdiff_t
-decode(const char *s, size_t n, char **buf, size_t *cap, const struct rdr *r)
+/* Decode field s into b; -1 after a diagnostic at r's line. */
+static int
+decode(const char *s, size_t n, struct obuf *b, const struct rdr *r)
 {
 	ptrdiff_t m;
 
-	egrow(buf, cap, n + 1, 1);
-	memcpy(*buf, s, n);
-	if ((m = esc_decode(*buf, n)) < 0)
+	obuf_set(b, s, n);
+	if ((m = esc_decode(b->p, n)) < 0) {
 		weprintf("%s:%ju: bad escape in ID", r->name, r->lineno);
-	return m;
+		return -1;
+	}
+	b->n = (size_t)m;
+	return 0;
 }
 
 static void
@@ -43,15 +43,13 @@ enddistline(void)
 
 /* Start the block of query q (its decoded form in qdec); 0 once -n blocks are done. */
 static int
-startblock(const char *q, size_t n, size_t declen)
+startblock(const char *q, size_t n)
 {
 	enddistline();
 	if (nblocks++ == maxblocks)
 		return 0;
-	egrow(&query, &querycap, n + 1, 1);	/* +1: never memcpy to a null query */
-	memcpy(query, q, n);
-	querylen = n;
-	fwrite(qdec, 1, declen, stdout);
+	obuf_set(&query, q, n);
+	fwrite(qdec.p, 1, qdec.n, stdout);
 	putchar('\n');
 	return 1;
 }
@@ -64,7 +62,7 @@ fmtresult(const char *path, int *err)
 	char *line, *t1, *t2;
 	const char *errstr;
 	long long d;
-	ptrdiff_t n, qlen, idlen;
+	ptrdiff_t n;
 	int done = 0;
 
 	if (rdr_open(&r, path) < 0) {
@@ -74,10 +72,10 @@ fmtresult(const char *path, int *err)
 	while (!done && (n = rdr_line(&r, &line)) >= 0) {
 		if (!(t1 = memchr(line, '\t', (size_t)n))) {
 			/* a query header: its block, even if no match follows */
-			if ((qlen = decode(line, (size_t)n, &qdec, &qdeccap, &r)) < 0)
+			if (decode(line, (size_t)n, &qdec, &r) < 0)
 				*err = 1;
 			else
-				done = !startblock(line, (size_t)n, (size_t)qlen);
+				done = !startblock(line, (size_t)n);
 			continue;
 		}
 		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1)))) {
@@ -92,17 +90,17 @@ fmtresult(const char *path, int *err)
 			*err = 1;
 			continue;
 		}
-		if ((idlen = decode(t2 + 1, (size_t)(line + n - t2 - 1), &iddec, &iddeccap, &r)) < 0) {
+		if (decode(t2 + 1, (size_t)(line + n - t2 - 1), &iddec, &r) < 0) {
 			*err = 1;
 			continue;
 		}
-		if (nblocks == 0 || (size_t)(t1 - line) != querylen ||
-		    memcmp(line, query, querylen)) {
-			if ((qlen = decode(line, (size_t)(t1 - line), &qdec, &qdeccap, &r)) < 0) {
+		if (nblocks == 0 || (size_t)(t1 - line) != query.n ||
+		    memcmp(line, query.p, query.n)) {
+			if (decode(line, (size_t)(t1 - line), &qdec, &r) < 0) {
 				*err = 1;
 				continue;
 			}
-			if (!startblock(line, (size_t)(t1 - line), (size_t)qlen)) {
+			if (!startblock(line, (size_t)(t1 - line))) {
 				done = 1;
 				continue;
 			}
@@ -119,7 +117,7 @@ fmtresult(const char *path, int *err)
 			putchar(':');
 			curdist = d;
 		}
-		fwrite(iddec, 1, (size_t)idlen, stdout);
+		fwrite(iddec.p, 1, iddec.n, stdout);
 		putchar(' ');
 	}
 	if (rdr_close(&r))

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "rdr.h"
 #include "tok.h"
 #include "util.h"
@@ -23,8 +24,7 @@ static size_t kindcap, countcap;
 static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 static size_t ntouched, touchedcap;
 
-static char *id;		/* the page ID, escaped as read */
-static size_t idlen, idcap;
+static struct obuf id;		/* the page ID, escaped as read */
 
 /* Make room for the ids up to the table's size; new words are plain and uncounted. */
 static void
@@ -41,16 +41,16 @@ growtables(void)
 }
 
 static void
-addword(void *ctx, const char *w, size_t n, uint64_t h)
+addword(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
 	(void)ctx;
 	if (vflag) {
-		if ((i = wtab_findh(&words, w, n, h)) == WTAB_NONE || kind[i] != VOCAB)
+		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
 			return;
 	} else {
-		i = wtab_internh(&words, w, n, h);
+		i = wtab_intern(&words, w, n);
 		if (i >= countcap)
 			growtables();
 		if (kind[i] == STOP)
@@ -79,7 +79,7 @@ putpage(void)
 	size_t i, n;
 	uint32_t k;
 
-	obuf_add(&out, id, idlen);
+	obuf_add(&out, id.p, id.n);
 	obuf_addc(&out, '\t');
 	for (i = 0; i < ntouched; i++) {
 		k = touched[i];
@@ -96,6 +96,17 @@ putpage(void)
 	flushout(0);
 }
 
+/* Forget the counts of a page that is not written. */
+static void
+droppage(void)
+{
+	size_t i;
+
+	for (i = 0; i < ntouched; i++)
+		count[touched[i]] = 0;
+	ntouched = 0;
+}
+
 static int
 wordfreq(const char *path)
 {
@@ -103,27 +114,27 @@ wordfreq(const char *path)
 	struct tok t;
 	const char *p, *tab;
 	ptrdiff_t n;
-	int eol, inid = 1, ret = 0;
+	int eol, inid = 1, badid = 0, ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	tok_init(&t);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
 		if (inid) {
+			/* the ID whole, to check its escapes (and for -p) */
 			tab = memchr(p, '\t', (size_t)n);
-			if (pflag) {
-				/* +1: never memcpy to a null id */
-				egrow(&id, &idcap, idlen + (size_t)n + 1, 1);
-				memcpy(id + idlen, p, (size_t)(tab ? tab - p : n));
-				idlen += (size_t)(tab ? tab - p : n);
-			}
+			obuf_add(&id, p, (size_t)(tab ? tab - p : n));
 			if (!tab) {
 				if (eol) {
 					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
 					ret = 1;
-					idlen = 0;
+					id.n = 0;
 				}
 				continue;
+			}
+			if (esc_check(id.p, id.n) < 0) {
+				weprintf("%s:%ju: bad escape in the page ID", r.name, r.lineno);
+				badid = 1;
 			}
 			inid = 0;
 			n -= tab + 1 - p;
@@ -131,10 +142,18 @@ wordfreq(const char *path)
 		}
 		tok_feed(&t, p, (size_t)n, addword, NULL);
 		if (eol) {
-			tok_end(&t, addword, NULL);
-			if (pflag)
+			if (tok_end(&t, addword, NULL) < 0 && !badid) {
+				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
+				badid = 1;
+			}
+			/* a bad record is reported, not written */
+			if (badid)
+				droppage();
+			else if (pflag)
 				putpage();
-			idlen = 0;
+			ret |= badid;
+			badid = 0;
+			id.n = 0;
 			inid = 1;
 		}
 	}

@@ -42,7 +42,10 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		abort();
 	roundtrip((const char *)d, n);
 	memcpy(s, d, n);
-	if ((m = esc_decode(s, n)) >= 0) {
+	m = esc_decode(s, n);
+	if (esc_check((const char *)d, n) != (m < 0 ? -1 : 0))
+		abort();	/* the check and the decoder agree */
+	if (m >= 0) {
 		if ((size_t)m > n)
 			abort();
 		roundtrip(s, (size_t)m);

@@ -15,14 +15,15 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	maxblocks = in.o2 == 255 ? LLONG_MAX : in.o2 % 8;
 	nblocks = 0;
 	curdist = -1;
-	querylen = 0;
+	query.n = 0;
 	fmtresult(in.path[0], &err);
 	enddistline();
 	fflush(stdout);
-	free(query);
-	free(qdec);
-	free(iddec);
-	query = qdec = iddec = NULL;
-	querycap = qdeccap = iddeccap = 0;
+	free(query.p);
+	free(qdec.p);
+	free(iddec.p);
+	memset(&query, 0, sizeof query);
+	memset(&qdec, 0, sizeof qdec);
+	memset(&iddec, 0, sizeof iddec);
 	return 0;
 }

@@ -16,12 +16,12 @@ reset(void)
 	free(kind);
 	free(count);
 	free(touched);
-	free(id);
+	free(id.p);
 	kind = NULL;
 	count = NULL;
 	touched = NULL;
-	id = NULL;
-	kindcap = countcap = ntouched = touchedcap = idlen = idcap = 0;
+	memset(&id, 0, sizeof id);
+	kindcap = countcap = ntouched = touchedcap = 0;
 }
 
 int

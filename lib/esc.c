@@ -61,26 +61,45 @@ esc_write(const char *s, size_t n, FILE *fp)
 	}
 }
 
+int
+esc_byte(int c)
+{
+	switch (c) {
+	case '\\': return '\\';
+	case 't': return '\t';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case '0': return '\0';
+	default: return -1;
+	}
+}
+
+int
+esc_check(const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end && (s = memchr(s, '\\', (size_t)(end - s)))) {
+		if (++s == end || esc_byte((unsigned char)*s++) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 ptrdiff_t
 esc_decode(char *s, size_t n)
 {
 	char *r = s, *w = s, *end = s + n;
+	int c;
 
 	while (r < end) {
 		if (*r != '\\') {
 			*w++ = *r++;
 			continue;
 		}
-		if (++r == end)
+		if (++r == end || (c = esc_byte((unsigned char)*r++)) < 0)
 			return -1;
-		switch (*r++) {
-		case '\\': *w++ = '\\'; break;
-		case 't': *w++ = '\t'; break;
-		case 'n': *w++ = '\n'; break;
-		case 'r': *w++ = '\r'; break;
-		case '0': *w++ = '\0'; break;
-		default: return -1;
-		}
+		*w++ = (char)c;
 	}
 	return w - s;
 }

@@ -15,6 +15,12 @@ size_t esc_encode(char *dst, const char *s, size_t n);
 /* Write n bytes of s to fp, escaped. */
 void esc_write(const char *s, size_t n, FILE *fp);
 
+/* The byte that escape letter c (the byte after a backslash) stands for, or -1. */
+int esc_byte(int c);
+
+/* 0 if the n bytes at s are a well-formed escaped field, else -1. */
+int esc_check(const char *s, size_t n);
+
 /*
  * Decode the field s of length n in place; returns the decoded length, or
  * -1 if s holds a backslash not followed by one of \ t n r 0.

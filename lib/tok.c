@@ -1,9 +1,10 @@
 /* tok.c: the tokenizer of tok.h. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "esc.h"
 #include "tok.h"
 #include "util.h"
-#include "wtab.h"
 
 /* lower[c] is the lowercase of ASCII letter c, 0 for any other byte. */
 static const unsigned char lower[256] = {
@@ -17,18 +18,17 @@ static const unsigned char lower[256] = {
 void
 tok_init(struct tok *t)
 {
-	t->cap = 64;
-	t->word = emalloc(t->cap);
-	t->len = 0;
-	t->hash = 0;
+	memset(&t->word, 0, sizeof t->word);
+	obuf_room(&t->word, 64);
 	t->escape = 0;
+	t->bad = 0;
 }
 
 void
 tok_free(struct tok *t)
 {
-	free(t->word);
-	t->word = NULL;
+	free(t->word.p);
+	memset(&t->word, 0, sizeof t->word);
 }
 
 void
@@ -37,25 +37,23 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
 	unsigned char c;
 	char *w;
-	uint64_t h = t->hash;
 
 	if (t->escape && p < end) {
-		p++;	/* the byte after a backslash is an escape letter */
+		/* the byte after a backslash is an escape letter */
+		if (esc_byte(*p++) < 0)
+			t->bad = 1;
 		t->escape = 0;
 	}
 	/* room for the longest word this chunk can add: no check per byte */
-	egrow(&t->word, &t->cap, t->len + n, 1);
-	w = t->word + t->len;
+	w = obuf_room(&t->word, n);
 	while (p < end) {
 		if ((c = lower[*p++])) {
 			*w++ = (char)c;
-			h = WTAB_STEP(h, c);
 			continue;
 		}
-		if (w > t->word) {
-			fn(ctx, t->word, (size_t)(w - t->word), h);
-			w = t->word;
-			h = 0;
+		if (w > t->word.p) {
+			fn(ctx, t->word.p, (size_t)(w - t->word.p));
+			w = t->word.p;
 		}
 		/* a backslash takes its escape letter with it */
 		if (p[-1] == '\\') {
@@ -63,19 +61,22 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 				t->escape = 1;
 				break;
 			}
-			p++;
+			if (esc_byte(*p++) < 0)
+				t->bad = 1;
 		}
 	}
-	t->len = (size_t)(w - t->word);	/* the word may go on in the next chunk */
-	t->hash = h;
+	t->word.n = (size_t)(w - t->word.p);	/* the word may go on in the next chunk */
 }
 
-void
+int
 tok_end(struct tok *t, tok_fn *fn, void *ctx)
 {
-	if (t->len)
-		fn(ctx, t->word, t->len, t->hash);
-	t->len = 0;
-	t->hash = 0;
+	int bad = t->bad || t->escape;
+
+	if (t->word.n)
+		fn(ctx, t->word.p, t->word.n);
+	t->word.n = 0;
 	t->escape = 0;
+	t->bad = 0;
+	return bad ? -1 : 0;
 }

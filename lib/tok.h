@@ -9,23 +9,24 @@
 
 #include <stddef.h>
 
-#include <stdint.h>
+#include "util.h"
 
-/* A word and its wtab hash (wtab.h): the tokenizer builds it as it copies. */
-typedef void tok_fn(void *ctx, const char *word, size_t len, uint64_t hash);
+typedef void tok_fn(void *ctx, const char *word, size_t len);
 
 struct tok {
-	char *word;		/* lowercased word being built */
-	size_t len, cap;
-	uint64_t hash;		/* of the word so far */
+	struct obuf word;	/* lowercased word being built */
 	int escape;		/* the previous chunk ended in a backslash */
+	int bad;		/* a bad escape (esc.h) since tok_end */
 };
 
 void tok_init(struct tok *t);
 void tok_free(struct tok *t);
 /* Call fn for every word that ends in this chunk. */
 void tok_feed(struct tok *t, const char *p, size_t n, tok_fn *fn, void *ctx);
-/* End of the text: flush the last word. */
-void tok_end(struct tok *t, tok_fn *fn, void *ctx);
+/*
+ * End of the text: flush the last word. Returns -1 if the text held a bad
+ * escape (a backslash followed by no escape letter of esc.h, or last), else 0.
+ */
+int tok_end(struct tok *t, tok_fn *fn, void *ctx);
 
 #endif

@@ -257,7 +257,9 @@ putu(unsigned long long v, FILE *fp)
 void
 obuf_flush(struct obuf *b, FILE *fp)
 {
-	fwrite(b->p, 1, b->n, fp);
+	/* never fwrite from null (a buffer never written to), even 0 bytes */
+	if (b->n > 0)
+		fwrite(b->p, 1, b->n, fp);
 	b->n = 0;
 }
 

@@ -84,6 +84,14 @@ obuf_addc(struct obuf *b, char c)
 	b->n++;
 }
 
+/* Make b hold the n bytes at s (b->p is never null after: a field may be empty). */
+static inline void
+obuf_set(struct obuf *b, const void *s, size_t n)
+{
+	b->n = 0;
+	obuf_add(b, s, n);
+}
+
 /* Write v in decimal at s (room for 20 bytes); returns the length. */
 size_t utoa(char *s, unsigned long long v);
 

@@ -1,35 +1,143 @@
 /* wtab.c: word tables: open addressing with linear probing, one text arena. */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "rdr.h"
 #include "util.h"
 #include "wtab.h"
 
 /*
- * WTAB_STEP over the bytes (no multiply per byte; words of up to 12 letters
- * never collide there), then wtab_mix.
+ * The hash key: 128 random bits for the process (wtab.h says why). It
+ * comes from /dev/urandom; failing that (a chroot without /dev), from the
+ * clock, the process id and the address space layout, which still differ
+ * from run to run.
  */
-static uint32_t
-hash(const char *s, size_t n)
-{
-	const char *e = s + n;
-	uint64_t h = 0;
-
-	for (; s < e; s++)
-		h = WTAB_STEP(h, *s);
-	return wtab_mix(h, n);
-}
+static uint64_t sipk0, sipk1;
+static int keyed;
 
 static uint64_t
+mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void
+setkey(void)
+{
+	unsigned char b[16];
+	struct timespec ts;
+	ssize_t got = -1;
+	uint64_t z;
+	int fd;
+
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) >= 0) {
+		got = read(fd, b, sizeof b);
+		close(fd);
+	}
+	if (got == (ssize_t)sizeof b) {
+		memcpy(&sipk0, b, 8);
+		memcpy(&sipk1, b + 8, 8);
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		z = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		z ^= (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&z;
+		sipk0 = mix64(z);
+		sipk1 = mix64(z ^ (uint64_t)(uintptr_t)&sipk0);
+	}
+	keyed = 1;
+}
+
+/*
+ * 8 bytes at p as a little-endian number: the key must be so on every
+ * machine (compilers make this one load where they can).
+ */
+static inline uint64_t
+load64(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+static inline uint32_t
+load32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+/* n (< 8) bytes at p as a little-endian number, with no loop and no read past them. */
+static inline uint64_t
+loadtail(const unsigned char *p, size_t n)
+{
+	if (n >= 4) {
+		/* two 4-byte loads that overlap: the shared bytes OR to themselves */
+		return load32(p) | (uint64_t)load32(p + n - 4) << 8 * (n - 4);
+	}
+	if (n == 0)
+		return 0;
+	return (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 * (n / 2) |
+	    (uint64_t)p[n - 1] << 8 * (n - 1);
+}
+
+
+/* The slot key of w: see struct wslot. */
+static inline uint64_t
 key(const char *w, size_t n)
 {
+	const unsigned char *p = (const unsigned char *)w;
 	uint64_t k = (uint64_t)(n < 255 ? n : 255) << 56;
-	size_t i;
 
-	for (i = 0; i < n && i < 7; i++)
-		k |= (uint64_t)(unsigned char)w[i] << 8 * i;
-	return k;
+	if (n >= 8)
+		return k | (load64(p) & UINT64_C(0x00ffffffffffffff));
+	return k | loadtail(p, n);
+}
+
+#define ROTL(x, b)	((x) << (b) | (x) >> (64 - (b)))
+#define SIPROUND() do { \
+	v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32); \
+	v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2; \
+	v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0; \
+	v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32); \
+} while (0)
+
+/*
+ * SipHash-1-3 of the n bytes at w, folded to 32 bits. Its last block, the
+ * length's low byte above the last n % 8 bytes, is the slot key k when
+ * n < 8.
+ */
+static inline uint32_t
+hash(const char *w, size_t n, uint64_t k)
+{
+	const unsigned char *p = (const unsigned char *)w, *end = p + (n & ~(size_t)7);
+	uint64_t v0 = sipk0 ^ UINT64_C(0x736f6d6570736575);
+	uint64_t v1 = sipk1 ^ UINT64_C(0x646f72616e646f6d);
+	uint64_t v2 = sipk0 ^ UINT64_C(0x6c7967656e657261);
+	uint64_t v3 = sipk1 ^ UINT64_C(0x7465646279746573);
+	uint64_t m;
+
+	for (; p < end; p += 8) {
+		m = load64(p);
+		v3 ^= m;
+		SIPROUND();
+		v0 ^= m;
+	}
+	m = n < 8 ? k : (uint64_t)n << 56 | loadtail(p, n & 7);
+	v3 ^= m;
+	SIPROUND();
+	v0 ^= m;
+	v2 ^= 0xff;
+	SIPROUND();
+	SIPROUND();
+	SIPROUND();
+	m = v0 ^ v1 ^ v2 ^ v3;
+	return (uint32_t)(m ^ m >> 32);
 }
 
 /* Whether n bytes at a and b are equal: inline, for short words. */
@@ -48,6 +156,8 @@ same(const char *a, const char *b, size_t n)
 void
 wtab_init(struct wtab *t)
 {
+	if (!keyed)
+		setkey();
 	memset(t, 0, sizeof *t);
 	t->mask = 1023;
 	t->slot = ecalloc(t->mask + 1, sizeof *t->slot);
@@ -80,8 +190,13 @@ rehash(struct wtab *t)
 	free(old);
 }
 
-/* The slot holding w, or the empty slot where it belongs. */
-static size_t
+/*
+ * The slot holding w, or the empty slot where it belongs. Linear probing:
+ * intern keeps the table at most half full, so an empty slot always ends
+ * the search, even if every word had the same hash. Inline: it is most of
+ * the work of counting words.
+ */
+static inline size_t
 lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
 	const struct wslot *s;
@@ -100,30 +215,20 @@ lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 	return i;
 }
 
-static uint32_t
-find(const struct wtab *t, const char *w, size_t n, uint32_t h)
+uint32_t
+wtab_find(const struct wtab *t, const char *w, size_t n)
 {
-	uint32_t id1 = t->slot[lookup(t, w, n, h, key(w, n))].id1;
+	uint64_t k = key(w, n);
+	uint32_t id1 = t->slot[lookup(t, w, n, hash(w, n, k), k)].id1;
 
 	return id1 ? id1 - 1 : WTAB_NONE;
 }
 
 uint32_t
-wtab_find(const struct wtab *t, const char *w, size_t n)
-{
-	return find(t, w, n, hash(w, n));
-}
-
-uint32_t
-wtab_findh(const struct wtab *t, const char *w, size_t n, uint64_t h)
-{
-	return find(t, w, n, wtab_mix(h, n));
-}
-
-static uint32_t
-intern(struct wtab *t, const char *w, size_t n, uint32_t h)
+wtab_intern(struct wtab *t, const char *w, size_t n)
 {
 	uint64_t k = key(w, n);
+	uint32_t h = hash(w, n, k);
 	size_t i = lookup(t, w, n, h, k);
 
 	if (t->slot[i].id1)
@@ -143,18 +248,6 @@ intern(struct wtab *t, const char *w, size_t n, uint32_t h)
 	if (++t->n * 2 > t->mask)
 		rehash(t);
 	return (uint32_t)(t->n - 1);
-}
-
-uint32_t
-wtab_intern(struct wtab *t, const char *w, size_t n)
-{
-	return intern(t, w, n, hash(w, n));
-}
-
-uint32_t
-wtab_internh(struct wtab *t, const char *w, size_t n, uint64_t h)
-{
-	return intern(t, w, n, wtab_mix(h, n));
 }
 
 static void

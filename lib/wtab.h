@@ -10,7 +10,14 @@
 /*
  * A slot holds the word's key: its length (up to 255) in the top byte and
  * its first 7 bytes below, so that a word of up to 7 bytes (most words of
- * text) is found with no access beyond its slot.
+ * text) is found with no access beyond its slot; and 32 bits of its hash.
+ *
+ * The hash is SipHash-1-3 (Aumasson and Bernstein's keyed pseudorandom
+ * function, one compression and three finalization rounds) under a key
+ * drawn at random once per process: words that collide cannot be made
+ * without the key, so no input makes the table slow (hash flooding), and
+ * the time to count words is linear in the input whatever the words. Ids
+ * and every output follow the order of addition, never the key.
  */
 struct wslot {
 	uint64_t key;
@@ -33,28 +40,6 @@ void wtab_free(struct wtab *t);
 uint32_t wtab_intern(struct wtab *t, const char *w, size_t n);
 /* The id of w, or WTAB_NONE. */
 uint32_t wtab_find(const struct wtab *t, const char *w, size_t n);
-
-/*
- * The hash of a word is built a byte at a time from 0, h = WTAB_STEP(h, c),
- * so that a tokenizer can build it while it copies the word; the h forms
- * take it instead of hashing again.
- */
-#define WTAB_STEP(h, c)	((h) * 33 + (unsigned char)(c))
-uint32_t wtab_internh(struct wtab *t, const char *w, size_t n, uint64_t h);
-uint32_t wtab_findh(const struct wtab *t, const char *w, size_t n, uint64_t h);
-
-/* The hash proper: WTAB_STEP's sum mixed with the length, spread by a bijection. */
-static inline uint32_t
-wtab_mix(uint64_t h, size_t n)
-{
-	h ^= (uint64_t)n << 59 | n;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdu;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53u;
-	h ^= h >> 33;
-	return (uint32_t)h;
-}
 
 static inline const char *
 wtab_word(const struct wtab *t, uint32_t id, size_t *n)

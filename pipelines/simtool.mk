@@ -17,8 +17,11 @@ ARTICLES = article.txt
 SAMPLES = sample.txt
 RESULT = result.txt
 
-# Every target is written to a temporary name, then renamed: none is ever half-written.
-SAVE = >$@.tmp && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+# Every target is written to a temporary name, then renamed: none is ever
+# half-written. A directory in a target's place is an error (mv would hide
+# the file inside it).
+SAVE = >$@.tmp && { test ! -d $@ || { echo "$@: is a directory" >&2; false; }; } && \
+	mv -f $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 all: $(RESULT)
 

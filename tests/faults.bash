@@ -50,3 +50,25 @@ needvlimit() {
 words() {
 	yes 'ab cd' | tr '\n' ' ' | head -c "$1"
 }
+
+# Blocks of equal length on which the word table's former hash, the sum
+# h * 33 + c mod 2^64 over the bytes, is equal: every word made of k of
+# them had one hash, so 2^k words all collided (hash flooding). ez and fY
+# are bytes of any kind (IDs, word lists); the others, 16 letters, are
+# words that the tokenizer finds in text.
+collide_bytes='ez fY'
+collide_letters='adaagcjaaagbccaa caajaaagibaaaafa'
+
+# collide A B K: the 2^K words of K blocks, each A or B, one a line.
+collide() {
+	awk -v a="$1" -v b="$2" -v k="$3" 'BEGIN {
+		w[0] = ""
+		for (n = 1; k-- > 0; n *= 2)
+			for (j = 0; j < n; j++) {
+				w[j + n] = w[j] b
+				w[j] = w[j] a
+			}
+		for (j = 0; j < n; j++)
+			print w[j]
+	}'
+}

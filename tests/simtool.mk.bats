@@ -94,3 +94,15 @@ commands() {
 	cmpout 0 screen.sh /dev/null mk N=1000 M=32
 	cmp result.txt result.sh
 }
+
+@test "simtool.mk: result.txt is a directory: an error, the directory untouched" {
+	small
+	mkdir result.txt
+	printf 'keep\n' >result.txt/old
+	run -2 --separate-stderr mk N=3 M=4
+	[ "$output" = "" ]
+	[ "${stderr_lines[0]}" = "result.txt: is a directory" ]
+	check 0 'old\n' '' ls -A result.txt
+	check 0 'keep\n' '' cat result.txt/old
+	[ -z "$(find . -name '*.tmp')" ]
+}

@@ -160,3 +160,12 @@ topn: in:6: count '-0' is invalid
 	printf '\t3\n' >in
 	check 0 '\t3\n' '' topn 5 in
 }
+
+@test "topn: 2^18 words built to collide under the former hash: linear time" {
+	# nearly a minute of CPU with the former hash, a fraction of a second now
+	collide $collide_bytes 18 | awk '{ print $0 "\t" NR }' >in
+	run --separate-stderr bash -c 'set -o pipefail; ulimit -t 10 && topn 3 in | cut -f 2'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(printf '262144\n262143\n262142')" ]
+}

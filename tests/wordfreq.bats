@@ -124,6 +124,23 @@ u='usage: wordfreq [-p] [-s stopwords] [-v vocabulary] [file ...]\n'
 		wordfreq <in
 }
 
+@test "wordfreq: bad escapes in the ID or the text are errors" {
+	printf 'p1\tab\nq\\x\tcd\np3\tef \\q gh\np4\tij\np5\tkl\\' >in
+	check 1 'p1\tab:1\np4\tij:1\n' \
+		'wordfreq: in:2: bad escape in the page ID\nwordfreq: in:3: bad escape in the page text\nwordfreq: in:5: bad escape in the page text\n' \
+		wordfreq -p in
+	check 1 'ab\t1\ncd\t1\nef\t1\ngh\t1\nij\t1\nkl\t1\n' \
+		'wordfreq: <stdin>:2: bad escape in the page ID\nwordfreq: <stdin>:3: bad escape in the page text\nwordfreq: <stdin>:5: bad escape in the page text\n' \
+		wordfreq <in
+	# a trailing backslash at the end of a line, and in the ID
+	printf 'p\tab\\\nq\\\tcd\n' >in
+	check 1 '' 'wordfreq: in:1: bad escape in the page text\nwordfreq: in:2: bad escape in the page ID\n' \
+		wordfreq -p in
+	# the escape letter cut at the end of a read block is checked too
+	{ printf 'p\t'; repeat a 262141; printf '\\qb\n'; } >in
+	check 1 '' 'wordfreq: in:1: bad escape in the page text\n' wordfreq -p in
+}
+
 # ---- Hardening: bad input, output faults, resource bounds ----
 load faults
 
@@ -195,6 +212,16 @@ load faults
 @test "wordfreq: the reader of stdout goes away" {
 	words 3000000 | sed 's/ /\n/g' | awk '{ print NR "\t" $0 }' >big
 	sigpipe wordfreq -p big
+}
+
+@test "wordfreq: 2^17 words built to collide under the former hash: linear time" {
+	# a minute of CPU with the former hash, a fraction of a second now
+	collide $collide_letters 17 >w
+	{ printf 'P\t'; tr '\n' ' ' <w; printf '\n'; } >in
+	run --separate-stderr bash -c 'set -o pipefail; ulimit -t 10 && wordfreq in | wc -l'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" -eq 131072 ]
 }
 
 @test "wordfreq: a page far bigger than its memory limit streams through" {
