@@ -97,7 +97,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	rng.s = seed;
 	m = b[0] < 128 ? widths[b[0] & 7] : 1u + b[0] % FP_MAXBITS;
 	d = b[1] % (m < 12 ? m + 1 : 13);
-	nrec = 500 + (size_t)(b[2] << 8 | b[3]) % 30000;
+	nrec = 500 + (size_t)(b[2] << 8 | b[3]) % 20000;
 	ncl = 1 + (b[4] & 127) % 100;
 	nfree = b[5] % (m + 1);
 	memset(isfree, 0, sizeof isfree);
@@ -144,7 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		abort();
 	unlink(path);
 	hix_plan(ix, d, 0, HIX_INDEX, 1 + (b[1] & 1));
-	for (i = 0; i < 300; i++) {
+	for (i = 0; i < 200; i++) {
 		f = v[below(nrec)];
 		if (i & 1)
 			flip(&f, m, (unsigned)below(d + 2));
