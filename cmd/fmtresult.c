@@ -127,7 +127,7 @@ fmtresult(const char *path, int *err)
 
 static const char synopsis[] = "[-n count] [file ...]";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

@@ -348,7 +348,7 @@ bad:
 
 static const char synopsis[] = "[-d distance] [-t threshold] [-w size] [file ...]";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

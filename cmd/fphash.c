@@ -214,7 +214,7 @@ fphash(const char *path)
 
 static const char synopsis[] = "-f features -m bits [-n rows] -t table [file ...]";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

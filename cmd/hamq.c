@@ -262,7 +262,7 @@ selfjoin(void)
 static const char synopsis[] =
     "[-as] [-d distance] [-m auto | index | scan] [-o file] index [file ...]";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

@@ -146,7 +146,7 @@ topn_write(long long limit)
 
 static const char synopsis[] = "count [file ...]";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

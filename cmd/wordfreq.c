@@ -204,7 +204,7 @@ loadvocab(struct wtab *t, const char *path)
 
 static const char synopsis[] = "[-p] [-s stopwords] [-v vocabulary] [file ...]";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

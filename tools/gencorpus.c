@@ -765,7 +765,7 @@ gencorpus(const char *dir)
 	free(tmp.v);
 }
 
-static void
+static _Noreturn void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-c] [-a articles] [-l minwords] [-L maxwords] "

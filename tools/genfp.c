@@ -29,7 +29,7 @@ below(uint64_t n)
 static const char synopsis[] = "[-b bits] [-d maxdist] [-i prefix] [-m bits] [-n percent] "
     "[-p percent] [-s seed] [-u percent] [-v count] [-z percent] count";
 
-static void
+static _Noreturn void
 usage(void)
 {
 	eusage(synopsis);

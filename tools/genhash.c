@@ -40,7 +40,7 @@ genhash(long long rows, int cols)
 	}
 }
 
-static void
+static _Noreturn void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-s seed] rows cols\n", argv0);

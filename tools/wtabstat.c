@@ -47,7 +47,7 @@ putstat(void)
 	printf("words %zu probes %zu longest %zu\n", words.n, probes, longest);
 }
 
-static void
+static _Noreturn void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [file ...]\n", argv0);
