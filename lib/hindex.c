@@ -363,10 +363,16 @@ hix_finish(struct hix *ix)
 void
 hix_derive(struct hix *ix)
 {
-	uint32_t u, j;
-
 	if (!ix->perms)
 		mkperms(ix);
+}
+
+/* The distinct value of each position: made after the tables, whose build is the peak. */
+static void
+mkposu(struct hix *ix)
+{
+	uint32_t u, j;
+
 	ix->posu = ereallocarray(NULL, (size_t)ix->n + 1, sizeof *ix->posu);
 	for (u = 0; u < ix->nu; u++)
 		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
@@ -925,6 +931,8 @@ hix_plan(struct hix *ix, unsigned d, double nq, int mode, unsigned nthreads)
 		ix->usetab = tablespay(ix, d, nq);
 	if (ix->usetab && d > 0 && (!ix->hastab || ix->tdist < d))
 		tables(ix, d, nthreads < 1 ? 1 : nthreads);
+	if (!ix->posu)
+		mkposu(ix);
 	return ix->usetab;
 }
 

@@ -72,10 +72,10 @@ uint32_t hix_ndistinct(const struct hix *ix);
 unsigned hix_width(const struct hix *ix);	/* bits; 0 if empty */
 /* The ID of position i (escaped, as read). */
 const char *hix_id(const struct hix *ix, uint32_t i, size_t *len);
-/* The fingerprint of position i, and of distinct value u. */
-void hix_fp(const struct hix *ix, uint32_t i, struct fp *f);
+/* The fingerprint of distinct value u, and (after hix_plan) of position i. */
 void hix_ufp(const struct hix *ix, uint32_t u, struct fp *f);
-/* The distinct value of position i. */
+void hix_fp(const struct hix *ix, uint32_t i, struct fp *f);
+/* The distinct value of position i (after hix_plan). */
 uint32_t hix_unique(const struct hix *ix, uint32_t i);
 
 /*
