@@ -50,6 +50,8 @@ class Gold(html.parser.HTMLParser):
         self.stack = []     # (tag, inside) of open elements
         self.skip = 0
         self.parts = []
+        self.ina = 0
+        self.linktext = 0
 
     def inside(self):
         return any(i for _, i in self.stack)
@@ -62,9 +64,13 @@ class Gold(html.parser.HTMLParser):
             self.parts.append("\n")
         if tag in VOID:
             return
+        if tag == "a":
+            self.ina += 1
         self.stack.append((tag, self.match(tag, a)))
 
     def handle_endtag(self, tag):
+        if tag == "a" and self.ina:
+            self.ina -= 1
         if tag in SKIP and self.skip:
             self.skip -= 1
         for k in range(len(self.stack) - 1, -1, -1):
@@ -77,6 +83,8 @@ class Gold(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.inside() and not self.skip:
             self.parts.append(data)
+            if self.ina:
+                self.linktext += len(data.strip())
 
     def text(self):
         t = "".join(self.parts)
@@ -87,7 +95,11 @@ def gold(doc, match):
     g = Gold(match)
     g.feed(doc)
     g.close()
-    return g.text()
+    t = g.text()
+    # tables of contents and indexes (mostly links) are not articles
+    if g.linktext > 0.5 * len(t):
+        return ""
+    return t
 
 
 def sample(files, n):
@@ -107,31 +119,21 @@ def add(name, doc, text):
     golds.append("%s\t%s" % (name, esc(text)))
 
 
-def real(source, pattern, match, skipnames=()):
-    files = [f for f in glob.glob(pattern, recursive=True)
+def real(source, root, pattern, match, skipnames=()):
+    files = [f for f in glob.glob(root + pattern, recursive=True)
              if os.path.basename(f) not in skipnames]
     for f in sample(files, NPAGES):
         with open(f, encoding="utf-8", errors="replace") as fp:
             doc = fp.read()
-        add("%s/%s" % (source, os.path.basename(f)), doc, gold(doc, match))
+        add("%s/%s" % (source, os.path.relpath(f, root)), doc, gold(doc, match))
 
 
-def pgmatch(tag, a):
-    # DocBook: the divs of the body but the navigation
-    return tag == "div" and a.get("class") not in ("navheader", "navfooter") and \
-        a.get("class") is not None and a.get("class") != "toc"
-
-
-real("linux", "/usr/share/doc/linux-doc-6.1/html/**/*.html",
+real("linux", "/usr/share/doc/linux-doc-6.1/html/", "**/*.html",
      lambda t, a: a.get("itemprop") == "articleBody", ("genindex.html", "search.html"))
-real("python", "/usr/share/doc/python3.11/html/**/*.html",
+real("python", "/usr/share/doc/python3.11/html/", "**/*.html",
      lambda t, a: t == "div" and a.get("class") == "body",
      ("genindex.html", "search.html", "genindex-all.html", "py-modindex.html"))
 # PostgreSQL: the div right below <body> (class book, chapter, sect1, refentry...)
-class PG(html.parser.HTMLParser):
-    pass
-
-
 def pgreal():
     files = glob.glob("/usr/share/doc/postgresql-doc-15/html/*.html")
     for f in sample(files, NPAGES):
@@ -140,9 +142,7 @@ def pgreal():
         m = re.search(r'<body[^>]*>\s*<div class="navheader">', doc)
         if not m:
             continue
-        depth = {"d": 0}
-
-        def match(tag, a, depth=depth):
+        def match(tag, a):
             return tag == "div" and a.get("class") in (
                 "book", "part", "chapter", "sect1", "sect2", "refentry", "preface",
                 "appendix", "index", "reference", "bibliography", "glossary",

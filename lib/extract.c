@@ -19,12 +19,15 @@
 /* The pruning rules, dropped one by one while the result is short. */
 enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
 
-enum { MINTEXT = 500 };		/* a result shorter than this tries again */
+enum { MINTEXT = 500 };
+
+static float EXPAND = 2;		/* a result shorter than this tries again */
 
 struct xs {
 	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
 	uint32_t olen, ollen, ocommas;	/* text of its own paragraph */
 	uint32_t np, nli, nimg, ninput, nemb;
+	uint32_t good;			/* text of its paragraphs with few links */
 	float score;
 	uint8_t cand, skip;
 };
@@ -110,6 +113,7 @@ addstats(struct xs *to, const struct xs *x)
 	to->nimg += x->nimg;
 	to->ninput += x->ninput;
 	to->nemb += x->nemb;
+	to->good += x->good;
 }
 
 static void
@@ -123,6 +127,7 @@ substats(struct xs *to, const struct xs *x)
 	to->nimg -= x->nimg;
 	to->ninput -= x->ninput;
 	to->nemb -= x->nemb;
+	to->good -= x->good;
 }
 
 /* Does the text of subtree i read like a sentence (". " or a final '.')? */
@@ -190,6 +195,9 @@ stats(struct html *h, struct xs *x, int flags)
 			xi->nimg += t == T_IMG;
 			xi->ninput += t == T_INPUT || t == T_SELECT || t == T_BUTTON;
 			xi->nemb += t == T_EMBED || t == T_OBJECT;
+			/* its own paragraph is complete: its text follows it */
+			if (xi->olen >= 25 && xi->ollen * 10 < xi->olen * 3)
+				xi->good += xi->olen - xi->ollen;
 		}
 		addstats(&x[nd->parent], xi);
 	}
@@ -209,8 +217,8 @@ score(struct html *h, struct xs *x, int flags)
 			continue;
 		own = x[i].olen ? 1 - (float)x[i].ollen / (float)x[i].olen : 1;
 		ps = (1 + (float)x[i].ocommas + (float)(x[i].olen / 100 < 3 ? x[i].olen / 100 : 3)) * own;
-		/* a paragraph beside blocks is the element's own */
-		a = (nd->flags & HF_BLOCKKID) ? i : nd->parent;
+		/* a paragraph beside blocks, or in a table cell, is the element's own */
+		a = (nd->flags & HF_BLOCKKID) || (html_tagprops[nd->tag] & TP_CELL) ? i : nd->parent;
 		for (level = 0; level < 5; level++, a = h->n[a].parent) {
 			if (!x[a].cand) {
 				x[a].cand = 1;
@@ -286,6 +294,15 @@ choose(const struct html *h, struct xs *x, int flags)
 			break;
 		}
 		last = x[a].score;
+	}
+	/* an ancestor with much more good text holds the rest of the article */
+	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
+		if (density(&x[a]) > 0.25f)
+			break;
+		if ((float)x[a].good >= EXPAND * (float)x[top].good) {
+			top = a;
+			initcand(h, x, top, flags);
+		}
 	}
 	/* an only child stands for its parent */
 	for (a = h->n[top].parent; a != 0; a = h->n[top].parent) {
@@ -467,6 +484,8 @@ html_extract(struct html *h, struct obuf *out)
 		h->xcap = h->nn * sizeof *x;
 	}
 	x = h->x;
+	if (getenv("EXPAND"))
+		EXPAND = (float)atof(getenv("EXPAND"));
 	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {
 		out->n = start;
 		attempt(h, x, tries[k], out);
