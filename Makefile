@@ -81,6 +81,9 @@ bench: bench-pipeline bench-hamq
 bench-pipeline: all
 	sh bench/pipeline.sh
 
+bench-extract: bin/htmltext
+	@sh bench/extract.sh
+
 bench-hamq: bin/hamq bin/genfp
 	@sh bench/hamq.sh
 
@@ -98,7 +101,7 @@ install: $(BINS)
 clean:
 	rm -rf bin build lib/*.o lib/libsim.a $(DEMO)
 
-.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq
+.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-extract
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
 # san-check: the whole test suite on tools built with AddressSanitizer,

@@ -506,16 +506,43 @@ hintof(const char *s, size_t n)
 		"article", "content", "main", "post", "entry", "body", "text",
 		"story", "blog", "hentry", "page",
 	};
+	enum { NNEG = sizeof neg / sizeof neg[0], NPOS = sizeof pos / sizeof pos[0] };
+	/* the words by their first letter: [c][0] counts them */
+	static unsigned char bynneg[26][NNEG + 1], bynpos[26][NPOS + 1], nlen[NNEG], plen[NPOS];
+	static int ready;
 	char v[256];
 	size_t i, k, ts;
-	int score = 0, isneg = 0, ispos = 0;
+	int score = 0, isneg = 0, ispos = 0, c;
+	const unsigned char *b;
 
+	if (!ready) {
+		for (k = 0; k < NNEG; k++) {
+			nlen[k] = (unsigned char)strlen(neg[k]);
+			c = neg[k][0] - 'a';
+			bynneg[c][++bynneg[c][0]] = (unsigned char)k;
+		}
+		for (k = 0; k < NPOS; k++) {
+			plen[k] = (unsigned char)strlen(pos[k]);
+			c = pos[k][0] - 'a';
+			bynpos[c][++bynpos[c][0]] = (unsigned char)k;
+		}
+		ready = 1;
+	}
 	if (n > sizeof v - 2)
 		n = sizeof v - 2;
 	for (i = 0; i < n; i++)
 		v[i] = (char)lower((unsigned char)s[i]);
-	for (k = 0; k < sizeof neg / sizeof neg[0] && !isneg; k++)
-		isneg = has(v, n, neg[k]);
+	for (i = 0; i < n && !(isneg && ispos); i++) {
+		if (v[i] < 'a' || v[i] > 'z')
+			continue;
+		c = v[i] - 'a';
+		for (b = bynneg[c], k = 1; !isneg && k <= b[0]; k++)
+			if (i + nlen[b[k]] <= n && !memcmp(v + i, neg[b[k]], nlen[b[k]]))
+				isneg = 1;
+		for (b = bynpos[c], k = 1; !ispos && k <= b[0]; k++)
+			if (i + plen[b[k]] <= n && !memcmp(v + i, pos[b[k]], plen[b[k]]))
+				ispos = 1;
+	}
 	/* the short words only as whole words: "ad", not "shadow" or "head" */
 	for (i = 0; i < n && !isneg; i = ts + 1) {
 		while (i < n && !((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= '0' && v[i] <= '9')))
@@ -527,8 +554,6 @@ hintof(const char *s, size_t n)
 		    (ts - i == 4 && !memcmp(v + i, "meta", 4)))
 			isneg = 1;
 	}
-	for (k = 0; k < sizeof pos / sizeof pos[0] && !ispos; k++)
-		ispos = has(v, n, pos[k]);
 	if (isneg)
 		score -= 25;
 	if (ispos)
@@ -560,13 +585,78 @@ stylehides(const char *s, size_t n)
 	return has(v, k, "display:none") || has(v, k, "visibility:hidden");
 }
 
+enum { A_CLASS, A_ID, A_ROLE, A_HIDDEN, A_ARIAHIDDEN, A_STYLE, A_ITEMPROP, A_N };
+
+struct attrs {
+	const char *v[A_N];	/* the value, "" when none, NULL when absent */
+	size_t n[A_N];
+};
+
+/* The attributes that matter, in one pass over the tag's bytes as..ae. */
+static void
+attrs(const char *s, const char *e, struct attrs *a)
+{
+	static const char *const names[A_N] = {
+		"class", "id", "role", "hidden", "aria-hidden", "style", "itemprop",
+	};
+	const char *ns, *v;
+	size_t nl, vl, k;
+	char q;
+
+	memset(a, 0, sizeof *a);
+	while (s < e) {
+		while (s < e && (isws((unsigned char)*s) || *s == '/'))
+			s++;
+		ns = s;
+		while (s < e && !isws((unsigned char)*s) && *s != '=' && (*s != '/' || s == ns))
+			s++;
+		if (s == ns)
+			return;
+		nl = (size_t)(s - ns);
+		v = "";
+		vl = 0;
+		while (s < e && isws((unsigned char)*s))
+			s++;
+		if (s < e && *s == '=') {
+			s++;
+			while (s < e && isws((unsigned char)*s))
+				s++;
+			if (s < e && (*s == '"' || *s == '\'')) {
+				q = *s++;
+				v = s;
+				while (s < e && *s != q)
+					s++;
+				vl = (size_t)(s - v);
+				if (s < e)
+					s++;
+			} else {
+				v = s;
+				while (s < e && !isws((unsigned char)*s))
+					s++;
+				vl = (size_t)(s - v);
+			}
+		}
+		for (k = 0; k < A_N; k++)
+			if (strlen(names[k]) == nl && startsci(ns, nl, names[k])) {
+				/* the first of a name counts */
+				if (!a->v[k]) {
+					a->v[k] = v;
+					a->n[k] = vl;
+				}
+				break;
+			}
+	}
+}
+
 static void
 starttag(struct html *h, enum tag t, const char *as, const char *ae)
 {
 	unsigned props = html_tagprops[t];
 	struct hopen *e;
+	struct attrs at;
 	const char *v;
 	size_t k, vl, top;
+	uint32_t klass = 0;
 	int hint = 0, hidden = 0;
 
 	if (t == T_HTML || t == T_BODY || t == T_HEAD || t == T_FRAMESET)
@@ -606,13 +696,15 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		popto(h, k);
 
 	if (as < ae) {
-		if ((v = attrval(as, ae, "class", &vl)))
-			hint += hintof(v, vl);
-		if ((v = attrval(as, ae, "id", &vl)))
-			hint += hintof(v, vl);
-		if ((v = attrval(as, ae, "itemprop", &vl)) && has(v, vl, "articleBody"))
+		attrs(as, ae, &at);
+		if (at.v[A_CLASS])
+			hint += hintof(at.v[A_CLASS], at.n[A_CLASS]);
+		if (at.v[A_ID])
+			hint += hintof(at.v[A_ID], at.n[A_ID]);
+		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody"))
 			hint += 25;
-		if ((v = attrval(as, ae, "role", &vl))) {
+		if ((v = at.v[A_ROLE])) {
+			vl = at.n[A_ROLE];
 			if (startsci(v, vl, "main") || startsci(v, vl, "article"))
 				hint += 25;
 			else if (startsci(v, vl, "navigation") || startsci(v, vl, "banner") ||
@@ -621,10 +713,11 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 			    startsci(v, vl, "dialog") || startsci(v, vl, "alert"))
 				hint -= 50;
 		}
-		if (attrval(as, ae, "hidden", &vl) ||
-		    ((v = attrval(as, ae, "aria-hidden", &vl)) && startsci(v, vl, "true")) ||
-		    ((v = attrval(as, ae, "style", &vl)) && stylehides(v, vl)))
+		if (at.v[A_HIDDEN] || ((v = at.v[A_ARIAHIDDEN]) && startsci(v, at.n[A_ARIAHIDDEN], "true")) ||
+		    ((v = at.v[A_STYLE]) && stylehides(v, at.n[A_STYLE])))
 			hidden = 1;
+		if (at.v[A_CLASS] && at.n[A_CLASS])
+			klass = hashof(at.v[A_CLASS], at.n[A_CLASS]);
 	}
 	if (t == T_NAV || t == T_ASIDE || t == T_FOOTER)
 		hint -= 50;
@@ -665,9 +758,7 @@ voidnode:
 	if (t == T_PRE || t == T_LISTING)
 		e->flags |= HF_PRE;
 	e->hint = (int8_t)hint;
-	e->klass = 0;
-	if (as < ae && (v = attrval(as, ae, "class", &vl)) && vl)
-		e->klass = hashof(v, vl);
+	e->klass = klass;
 	e->node = 0;
 	e->last = 0;
 	/* inline elements melt into their parent unless they carry a hint */
