@@ -29,8 +29,12 @@ struct xs {
 	uint32_t np, nli, nimg, ninput, nemb;
 	uint32_t good;			/* text of its paragraphs with few links */
 	float score;
-	uint8_t cand, skip;
+	uint8_t cand;
 };
+
+/* The stats of element i (its ordinal is kept in its off), and the skip flags by node. */
+#define X(i) x[h->n[i].off]
+static unsigned char *skip;
 
 static int
 isws(int c)
@@ -158,26 +162,28 @@ static void
 stats(struct html *h, struct xs *x, int flags)
 {
 	const struct hnode *nd;
-	struct xs *xi;
+	struct xs *xi, tx;
 	uint32_t i, p, c;
 	enum tag t;
 
-	memset(x, 0, h->nn * sizeof *x);
+	memset(x, 0, (h->ne + 1) * sizeof *x);
+	skip[0] = 0;
 	/* STRIP: subtrees with negative hints are gone before scoring */
 	for (i = 1; i < h->nn; i++) {
 		nd = &h->n[i];
-		x[i].skip = x[nd->parent].skip;
+		skip[i] = skip[nd->parent];
 		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0)
-			x[i].skip = 1;
+			skip[i] = 1;
 	}
 	/* children come after their parent: sums from the last node back */
 	for (i = (uint32_t)h->nn; i-- > 1;) {
 		nd = &h->n[i];
-		xi = &x[i];
-		if (xi->skip)
+		if (skip[i])
 			continue;
 		t = (enum tag)nd->tag;
 		if (nd->flags & HF_TEXT) {
+			memset(&tx, 0, sizeof tx);
+			xi = &tx;
 			xi->tlen = textlen(h->text.p + nd->off, nd->len, &c);
 			xi->commas = c;
 			if (nd->flags & HF_INLINK)
@@ -186,10 +192,11 @@ stats(struct html *h, struct xs *x, int flags)
 			for (p = nd->parent; p && !(html_tagprops[h->n[p].tag] & (TP_BLOCK | TP_CELL));
 			    p = h->n[p].parent)
 				;
-			x[p].olen += xi->tlen;
-			x[p].ollen += xi->llen;
-			x[p].ocommas += c;
+			X(p).olen += xi->tlen;
+			X(p).ollen += xi->llen;
+			X(p).ocommas += c;
 		} else {
+			xi = &X(i);
 			xi->np += t == T_P;
 			xi->nli += t == T_LI;
 			xi->nimg += t == T_IMG;
@@ -199,7 +206,7 @@ stats(struct html *h, struct xs *x, int flags)
 			if (xi->olen >= 25 && xi->ollen * 10 < xi->olen * 3)
 				xi->good += xi->olen - xi->ollen;
 		}
-		addstats(&x[nd->parent], xi);
+		addstats(&X(nd->parent), xi);
 	}
 }
 
@@ -213,24 +220,24 @@ score(struct html *h, struct xs *x, int flags)
 
 	for (i = 1; i < h->nn; i++) {
 		nd = &h->n[i];
-		if (x[i].skip || (nd->flags & HF_TEXT) || x[i].olen < 25)
+		if (skip[i] || (nd->flags & HF_TEXT) || X(i).olen < 25)
 			continue;
-		own = x[i].olen ? 1 - (float)x[i].ollen / (float)x[i].olen : 1;
-		ps = (1 + (float)x[i].ocommas + (float)(x[i].olen / 100 < 3 ? x[i].olen / 100 : 3)) * own;
+		own = X(i).olen ? 1 - (float)X(i).ollen / (float)X(i).olen : 1;
+		ps = (1 + (float)X(i).ocommas + (float)(X(i).olen / 100 < 3 ? X(i).olen / 100 : 3)) * own;
 		/* a paragraph beside blocks, or in a table cell, is the element's own */
 		a = (nd->flags & HF_BLOCKKID) || (html_tagprops[nd->tag] & TP_CELL) ? i : nd->parent;
 		for (level = 0; level < 5; level++, a = h->n[a].parent) {
-			if (!x[a].cand) {
-				x[a].cand = 1;
-				x[a].score = (float)tagweight((enum tag)h->n[a].tag) +
+			if (!X(a).cand) {
+				X(a).cand = 1;
+				X(a).score = (float)tagweight((enum tag)h->n[a].tag) +
 				    ((flags & WEIGHT) ? h->n[a].hint : 0);
 			}
-			x[a].score += ps / (level == 0 ? 1 : level == 1 ? 2 : (float)level * 3);
+			X(a).score += ps / (level == 0 ? 1 : level == 1 ? 2 : (float)level * 3);
 			if (a == 0)
 				break;
 		}
 	}
-	for (i = 0; i < h->nn; i++)
+	for (i = 0; i <= h->ne; i++)
 		if (x[i].cand)
 			x[i].score *= 1 - density(&x[i]);
 }
@@ -238,10 +245,10 @@ score(struct html *h, struct xs *x, int flags)
 static void
 initcand(const struct html *h, struct xs *x, uint32_t i, int flags)
 {
-	if (x[i].cand)
+	if (X(i).cand)
 		return;
-	x[i].cand = 1;
-	x[i].score = (float)tagweight((enum tag)h->n[i].tag) + ((flags & WEIGHT) ? h->n[i].hint : 0);
+	X(i).cand = 1;
+	X(i).score = (float)tagweight((enum tag)h->n[i].tag) + ((flags & WEIGHT) ? h->n[i].hint : 0);
 }
 
 /* The best candidate, corrected by its ancestors; 0 (the page) if none. */
@@ -254,9 +261,9 @@ choose(const struct html *h, struct xs *x, int flags)
 	uint32_t i;
 
 	for (i = 1; i < h->nn; i++) {
-		if (!x[i].cand)
+		if ((h->n[i].flags & HF_TEXT) || !X(i).cand)
 			continue;
-		for (k = 0; k < nb && x[best[k]].score >= x[i].score; k++)
+		for (k = 0; k < nb && X(best[k]).score >= X(i).score; k++)
 			;
 		if (k >= 5)
 			continue;
@@ -272,7 +279,7 @@ choose(const struct html *h, struct xs *x, int flags)
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
 		alts = 0;
 		for (j = 1; j < nb; j++)
-			if (x[best[j]].score >= 0.75f * x[top].score &&
+			if (X(best[j]).score >= 0.75f * X(top).score &&
 			    best[j] >= a && best[j] < h->n[a].end)
 				alts++;
 		if (alts >= 2 && nb >= 3) {
@@ -282,24 +289,24 @@ choose(const struct html *h, struct xs *x, int flags)
 		}
 	}
 	/* a parent that scores better holds more of the article */
-	last = x[top].score;
+	last = X(top).score;
 	threshold = last / 3;
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
-		if (!x[a].cand)
+		if (!X(a).cand)
 			continue;
-		if (x[a].score < threshold)
+		if (X(a).score < threshold)
 			break;
-		if (x[a].score > last) {
+		if (X(a).score > last) {
 			top = a;
 			break;
 		}
-		last = x[a].score;
+		last = X(a).score;
 	}
 	/* an ancestor with much more good text holds the rest of the article */
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
-		if (density(&x[a]) > 0.25f)
+		if (density(&X(a)) > 0.25f)
 			break;
-		if ((float)x[a].good >= EXPAND * (float)x[top].good) {
+		if ((float)X(a).good >= EXPAND * (float)X(top).good) {
 			top = a;
 			initcand(h, x, top, flags);
 		}
@@ -322,30 +329,30 @@ static void
 siblings(const struct html *h, struct xs *x, uint32_t top)
 {
 	uint32_t p = h->n[top].parent, s;
-	float threshold = x[top].score * 0.2f, bonus, ld;
+	float threshold = X(top).score * 0.2f, bonus, ld;
 	int keep;
 
 	if (threshold < 10)
 		threshold = 10;
 	for (s = h->n[p].first; s; s = h->n[s].next) {
 		keep = s == top;
-		if (!keep && !(h->n[s].flags & HF_TEXT) && !x[s].skip) {
+		if (!keep && !(h->n[s].flags & HF_TEXT) && !skip[s]) {
 			bonus = h->n[s].klass && h->n[s].klass == h->n[top].klass ?
-			    x[top].score * 0.2f : 0;
-			if (x[s].cand && x[s].score + bonus >= threshold)
+			    X(top).score * 0.2f : 0;
+			if (X(s).cand && X(s).score + bonus >= threshold)
 				keep = 1;
 			else if (h->n[s].tag == T_P || ((html_tagprops[h->n[s].tag] & TP_BLOCK) &&
 			    !(h->n[s].flags & HF_BLOCKKID))) {
-				ld = density(&x[s]);
-				if (x[s].tlen > 80 && ld < 0.25f)
+				ld = density(&X(s));
+				if (X(s).tlen > 80 && ld < 0.25f)
 					keep = 1;
-				else if (x[s].tlen > 0 && x[s].tlen <= 80 && ld == 0 &&
+				else if (X(s).tlen > 0 && X(s).tlen <= 80 && ld == 0 &&
 				    sentence(h, s))
 					keep = 1;
 			}
 		}
 		if (!keep)
-			x[s].skip = 1;
+			skip[s] = 1;
 	}
 }
 
@@ -360,7 +367,7 @@ static int
 boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 {
 	const struct hnode *nd = &h->n[i];
-	const struct xs *xi = &x[i];
+	const struct xs *xi = &X(i);
 	enum tag t = (enum tag)nd->tag;
 	int weight = (flags & WEIGHT) ? nd->hint : 0, list;
 	float ld = density(xi);
@@ -429,13 +436,13 @@ clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, in
 	uint32_t i, a;
 
 	for (i = to; i-- > from;) {
-		if (x[i].skip || i == top || (h->n[i].flags & HF_TEXT))
+		if (skip[i] || i == top || (h->n[i].flags & HF_TEXT))
 			continue;
 		if (!boilerplate(h, x, i, flags))
 			continue;
-		x[i].skip = 1;
+		skip[i] = 1;
 		for (a = h->n[i].parent;; a = h->n[a].parent) {
-			substats(&x[a], &x[i]);
+			substats(&X(a), &X(i));
 			if (a == 0)
 				break;
 		}
@@ -446,8 +453,7 @@ clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, in
 static void
 attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
 {
-	uint32_t top, from, to, i;
-	unsigned char *skip;
+	uint32_t top, from, to;
 
 	stats(h, x, flags);
 	score(h, x, flags);
@@ -461,14 +467,7 @@ attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
 		to = h->n[h->n[top].parent].end;
 	}
 	clean(h, x, from, to, top, flags);
-	/* the skip flags, as bytes, for the renderer: reuse the score slots' room */
-	skip = (unsigned char *)malloc(h->nn ? h->nn : 1);
-	if (!skip)
-		eprintf("malloc:");
-	for (i = 0; i < h->nn; i++)
-		skip[i] = x[i].skip;
 	html_render(h, from, to, skip, out);
-	free(skip);
 }
 
 void
@@ -478,12 +477,18 @@ html_extract(struct html *h, struct obuf *out)
 	struct xs *x;
 	size_t start = out->n, best = 0, bestn = 0, k;
 
-	if (h->nn > h->xcap / sizeof *x) {
+	if (h->ne + 1 > h->xcap) {
 		free(h->x);
-		h->x = ereallocarray(NULL, h->nn, sizeof *x);
-		h->xcap = h->nn * sizeof *x;
+		h->x = ereallocarray(NULL, h->ne + 1, sizeof *x);
+		h->xcap = h->ne + 1;
+	}
+	if (h->nn > h->skipcap) {
+		free(h->skip);
+		h->skip = emalloc(h->nn);
+		h->skipcap = h->nn;
 	}
 	x = h->x;
+	skip = h->skip;
 	if (getenv("EXPAND"))
 		EXPAND = (float)atof(getenv("EXPAND"));
 	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {

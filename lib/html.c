@@ -7,6 +7,8 @@
 #include "entities.h"
 #include "html.h"
 
+_Static_assert(TAG_N <= 128, "nopen has a slot per tag");
+
 const unsigned char html_tagprops[TAG_N] = {
 #define T(id, name, props) props,
 #include "htmltags.h"
@@ -371,6 +373,9 @@ newnode(struct html *h, size_t parent_entry, enum tag t, unsigned flags)
 	struct hnode *nd;
 	uint32_t i;
 
+	/* bounded memory: elements past the budget melt into their parent */
+	if (!(flags & HF_TEXT) && h->nn >= h->maxnodes)
+		return 0;
 	if (h->nn >= UINT32_MAX - 1)
 		eprintf("page has too many elements");
 	egrow(&h->n, &h->ncap, h->nn + 1, sizeof *h->n);
@@ -390,34 +395,45 @@ newnode(struct html *h, size_t parent_entry, enum tag t, unsigned flags)
 	return i;
 }
 
-/* The node of open entry k, made (with those of its open ancestors) if need be. */
-static uint32_t
+/*
+ * Make the nodes of open entry k and of its open ancestors that have none
+ * yet; an element past the node budget melts into its parent (its host
+ * becomes the parent's host).
+ */
+static void
 materialize(struct html *h, size_t k)
 {
 	size_t j, hj, par;
 	struct hopen *e;
 	uint32_t i;
 
-	k = h->st[k].host;
-	if (k == 0 || h->st[k].node)
-		return h->st[k].node;
+	hj = h->st[k].host;
+	if (hj == 0 || h->st[hj].node)
+		return;
 	/* from the entry above the highest host that has a node */
-	for (j = k; j > 1; j--) {
+	for (j = hj; j > 1; j--) {
 		hj = h->st[j - 1].host;
 		if (hj == 0 || h->st[hj].node)
 			break;
 	}
 	for (; j <= k; j++) {
 		e = &h->st[j];
-		if (e->host != j || e->node)
+		if (e->host != j) {
+			/* follow a host that melted */
+			e->host = h->st[e->host].host;
+			continue;
+		}
+		if (e->node)
 			continue;
 		par = h->st[j - 1].host;
-		i = newnode(h, par, (enum tag)e->tag, 0);
+		if (!(i = newnode(h, par, (enum tag)e->tag, 0))) {
+			e->host = (uint32_t)par;
+			continue;
+		}
 		h->n[i].hint = e->hint;
 		h->n[i].klass = e->klass;
 		e->node = i;
 	}
-	return h->st[k].node;
 }
 
 static void
@@ -425,7 +441,8 @@ popto(struct html *h, size_t k)
 {
 	if (k == 0)
 		return;
-	h->depth = k - 1;
+	for (; h->depth >= k; h->depth--)
+		h->nopen[h->st[h->depth].tag]--;
 }
 
 /* Find the open element t from the top, stopping at one with properties stop. */
@@ -434,6 +451,8 @@ findopen(const struct html *h, enum tag t, unsigned stop, int bound)
 {
 	size_t k;
 
+	if (!h->nopen[t])
+		return 0;
 	for (k = h->depth; k > 0; k--) {
 		if (h->st[k].tag == t)
 			return k;
@@ -457,6 +476,8 @@ inscope(const struct html *h, enum tag t)
 {
 	size_t k;
 
+	if (!h->nopen[t])
+		return 0;
 	for (k = h->depth; k > 0; k--) {
 		if (h->st[k].tag == t)
 			return k;
@@ -663,7 +684,8 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		return;
 	if ((props & TP_CLOSEP) && (k = inscope(h, T_P)))
 		popto(h, k);
-	if (t == T_LI || t == T_DD || t == T_DT) {
+	if ((t == T_LI && h->nopen[T_LI]) || ((t == T_DD || t == T_DT) &&
+	    h->nopen[T_DD] + h->nopen[T_DT])) {
 		for (k = h->depth; k > 0; k--) {
 			enum tag o = h->st[k].tag;
 			if ((t == T_LI && o == T_LI) || (t != T_LI && (o == T_DD || o == T_DT))) {
@@ -679,7 +701,7 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		popto(h, h->depth);
 	if (t == T_TR && (k = findopen(h, T_TR, 0, T_TABLE)))
 		popto(h, k);
-	if (t == T_TD || t == T_TH) {
+	if ((t == T_TD || t == T_TH) && h->nopen[T_TD] + h->nopen[T_TH]) {
 		for (k = h->depth; k > 0; k--) {
 			enum tag o = h->st[k].tag;
 			if (o == T_TABLE || o == T_TR)
@@ -750,6 +772,7 @@ voidnode:
 		return;
 	e = &h->st[++h->depth];
 	e->tag = (uint8_t)t;
+	h->nopen[t]++;
 	e->flags = (uint8_t)(h->st[top].flags & (HF_INLINK | HF_PRE | HF_HIDDEN));
 	if (hidden)
 		e->flags |= HF_HIDDEN;
@@ -786,7 +809,7 @@ endtag(struct html *h, enum tag t)
 		k = findopen(h, t, 0, T_TABLE);
 	else if (t == T_TABLE)
 		k = findopen(h, t, 0, TAG_N);
-	else if (t == T_LI) {
+	else if (t == T_LI && h->nopen[T_LI]) {
 		for (k = h->depth; k > 0 && h->st[k].tag != T_LI; k--)
 			if (h->st[k].tag == T_UL || h->st[k].tag == T_OL ||
 			    isscopebound((enum tag)h->st[k].tag)) {
@@ -794,6 +817,9 @@ endtag(struct html *h, enum tag t)
 				break;
 			}
 	}
+	else if (isheading(t) && !(h->nopen[T_H1] + h->nopen[T_H2] + h->nopen[T_H3] +
+	    h->nopen[T_H4] + h->nopen[T_H5] + h->nopen[T_H6]))
+		k = 0;
 	else if (isheading(t)) {
 		/* any heading closes any heading */
 		for (k = h->depth; k > 0 && !isheading((enum tag)h->st[k].tag); k--)
@@ -801,7 +827,9 @@ endtag(struct html *h, enum tag t)
 				k = 0;
 				break;
 			}
-	} else if (props & TP_SPECIAL)
+	} else if (t == T_LI)
+		k = 0;
+	else if (props & TP_SPECIAL)
 		k = inscope(h, t);
 	else
 		k = findopen(h, t, TP_SPECIAL, TAG_N);
@@ -840,7 +868,11 @@ addtext(struct html *h, const char *s, const char *e)
 		if (amp == e)
 			break;
 		if ((k = charref(amp + 1, (size_t)(e - amp - 1), 0, ref, &rl))) {
-			obuf_add(&h->text, ref, rl);
+			/* a no-break space is a space to the tools that read the text */
+			if (rl == 2 && !memcmp(ref, "\xC2\xA0", 2))
+				obuf_addc(&h->text, ' ');
+			else
+				obuf_add(&h->text, ref, rl);
 			s = amp + 1 + k;
 		} else {
 			obuf_addc(&h->text, '&');
@@ -851,7 +883,8 @@ addtext(struct html *h, const char *s, const char *e)
 		eprintf("page text is too large");
 	last = host->last ? &h->n[host->last] : NULL;
 	if (last && (last->flags & HF_TEXT) && last->off + last->len == start &&
-	    (last->flags & (HF_INLINK | HF_PRE)) == (top->flags & (HF_INLINK | HF_PRE))) {
+	    ((last->flags & (HF_INLINK | HF_PRE)) == (top->flags & (HF_INLINK | HF_PRE)) ||
+	    h->nn >= h->maxnodes)) {
 		last->len += (uint32_t)(h->text.n - start);
 		return;
 	}
@@ -911,6 +944,8 @@ parse(struct html *h, const char *s, size_t n)
 	h->text.n = 0;
 	h->depth = 0;
 	h->overflow = 0;
+	memset(h->nopen, 0, sizeof h->nopen);
+	h->maxnodes = n / 16 + 65536;
 	egrow(&h->n, &h->ncap, 1, sizeof *h->n);
 	memset(&h->n[0], 0, sizeof h->n[0]);
 	h->nn = 1;
@@ -991,8 +1026,12 @@ parse(struct html *h, const char *s, size_t n)
 	/* subtree ends: children come after their parent */
 	{
 		size_t i;
-		for (i = 0; i < h->nn; i++)
+		h->ne = 0;
+		for (i = 0; i < h->nn; i++) {
 			h->n[i].end = (uint32_t)i + 1;
+			if (i > 0 && !(h->n[i].flags & HF_TEXT))
+				h->n[i].off = (uint32_t)++h->ne;
+		}
 		for (i = h->nn; i-- > 1;)
 			if (h->n[h->n[i].parent].end < h->n[i].end)
 				h->n[h->n[i].parent].end = h->n[i].end;
@@ -1171,5 +1210,6 @@ html_free(struct html *h)
 	free(h->text.p);
 	free(h->conv.p);
 	free(h->x);
+	free(h->skip);
 	memset(h, 0, sizeof *h);
 }

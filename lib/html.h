@@ -17,7 +17,7 @@
 struct hnode {
 	uint32_t parent, first, next;
 	uint32_t end;		/* the subtree is the nodes [this, end) */
-	uint32_t off, len;	/* text nodes: their bytes in text */
+	uint32_t off, len;	/* text nodes: their bytes in text; elements: off numbers them */
 	uint32_t klass;		/* elements: hash of the class attribute, 0 if none */
 	uint8_t tag, flags;
 	int8_t hint;		/* class, id and role: below 0 boilerplate, above 0 content */
@@ -39,9 +39,14 @@ struct html {
 	struct hopen st[HTML_MAXDEPTH + 1];
 	size_t depth;		/* open elements: st[0] is the document */
 	size_t overflow;	/* start tags past HTML_MAXDEPTH still open */
+	uint32_t nopen[128];	/* open elements by tag: most searches end at once */
 	struct obuf conv;	/* the document in UTF-8, when it was not */
+	size_t ne;		/* elements, numbered 1..ne in off (the document is 0) */
+	size_t maxnodes;	/* past this many nodes, elements melt into their parent */
 	void *x;		/* extraction's working arrays (html_extract) */
 	size_t xcap;
+	unsigned char *skip;
+	size_t skipcap;
 };
 
 /* Does the document look like HTML (the WHATWG sniffing rule for text/html)? */
