@@ -835,6 +835,11 @@ endtag(struct html *h, enum tag t)
 		k = findopen(h, t, TP_SPECIAL, TAG_N);
 	if (k)
 		popto(h, k);
+	else if (t == T_P && !(h->st[h->depth].flags & HF_HIDDEN)) {
+		/* </p> without a p is an empty p: a paragraph break */
+		materialize(h, h->depth);
+		newnode(h, h->st[h->depth].host, T_P, 0);
+	}
 }
 
 /* Append the text s..e to the current element, references decoded. */
