@@ -470,6 +470,87 @@ attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
 	html_render(h, from, to, skip, out);
 }
 
+/*
+ * Does the heading say the block it opens is boilerplate ("Related
+ * stories", "3 Comments", "Most read")? Only short headings that start
+ * with such words count.
+ */
+static int
+boilerheading(const struct html *h, uint32_t i)
+{
+	static const char *const words[] = {
+		"related", "read more", "more stories", "more from", "more news",
+		"most read", "most popular", "popular", "trending", "recommended",
+		"you may also like", "you might also like", "comments", "comment",
+		"leave a reply", "leave a comment", "responses", "replies",
+		"share", "tags", "advertisement", "sponsored", "newsletter",
+		"sign up", "subscribe", "follow us", "about the author", "recent posts",
+		"latest news", "top stories", "see also",
+	};
+	char v[64];
+	const struct hnode *nd;
+	const char *s;
+	size_t n = 0, k, j;
+	uint32_t t;
+
+	for (t = i + 1; t < h->n[i].end; t++) {
+		nd = &h->n[t];
+		if (!(nd->flags & HF_TEXT))
+			continue;
+		s = h->text.p + nd->off;
+		for (k = 0; k < nd->len; k++) {
+			if (n == sizeof v)
+				return 0;	/* long: a heading of the article */
+			if (isws((unsigned char)s[k]) || s[k] == ':') {
+				if (n > 0 && v[n - 1] != ' ')
+					v[n++] = ' ';
+				continue;
+			}
+			/* "3 Comments": the number goes */
+			if (s[k] >= '0' && s[k] <= '9' && (n == 0 || v[n - 1] == ' ' ||
+			    (v[n - 1] >= '0' && v[n - 1] <= '9'))) {
+				if (n > 0 && v[n - 1] == ' ')
+					n--;
+				continue;
+			}
+			v[n++] = (char)(s[k] >= 'A' && s[k] <= 'Z' ? s[k] + 32 : s[k]);
+		}
+	}
+	while (n > 0 && v[n - 1] == ' ')
+		n--;
+	for (j = 0; j < n && v[j] == ' '; j++)
+		;
+	for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+		size_t wl = strlen(words[k]);
+		if (n - j >= wl && !memcmp(v + j, words[k], wl) &&
+		    (n - j == wl || v[j + wl] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
+/* Headings of boilerplate boxes: the box, or the heading alone, gets a negative hint. */
+static void
+hintheadings(struct html *h)
+{
+	uint32_t i, p, c;
+	enum tag pt;
+
+	for (i = 1; i < h->nn; i++) {
+		if (!isheading((enum tag)h->n[i].tag) || h->n[i].end - i > 16 ||
+		    !boilerheading(h, i))
+			continue;
+		p = h->n[i].parent;
+		for (c = h->n[p].first; c && (h->n[c].flags & HF_TEXT); c = h->n[c].next)
+			;
+		pt = (enum tag)h->n[p].tag;
+		if (c == i && p != 0 && pt != T_ARTICLE && pt != T_MAIN)
+			h->n[p].hint = (int8_t)(h->n[p].hint > -50 ? h->n[p].hint - 50 : -100);
+		else
+			h->n[i].hint = (int8_t)(h->n[i].hint > -75 ? h->n[i].hint - 25 : -100);
+	}
+}
+
 void
 html_extract(struct html *h, struct obuf *out)
 {
@@ -489,6 +570,7 @@ html_extract(struct html *h, struct obuf *out)
 	}
 	x = h->x;
 	skip = h->skip;
+	hintheadings(h);
 	if (getenv("EXPAND"))
 		EXPAND = (float)atof(getenv("EXPAND"));
 	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {
