@@ -231,13 +231,27 @@ def head(title):
             '<style>.a{color:red}</style></head>\n' % h(title))
 
 
+def linked(p):
+    """The paragraph's HTML, with a few of its words in links now and then."""
+    w = h(p).split(" ")
+    if rng.random() < 0.5:
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(w))
+            k = min(len(w), i + rng.randint(1, 4))
+            w[i:k] = ['<a href="/%s">%s</a>' % (rclass(), " ".join(w[i:k]))]
+    return " ".join(w)
+
+
 def body_paras(paras, subheads=True):
     out = []
     for i, p in enumerate(paras):
         if subheads and i > 0 and rng.random() < 0.12:
             hd = words(rng.randint(2, 6))
             out.append(("<h2>%s</h2>" % h(hd), hd))
-        out.append(("<p>%s</p>" % h(p), p))
+        out.append(("<p>%s</p>" % linked(p), p))
+        if rng.random() < 0.08:
+            out.append(('<figure><img src="/i.jpg" alt="x"><figcaption>%s</figcaption></figure>'
+                        % h(words(6)), None))
     return out
 
 
@@ -278,7 +292,7 @@ def blog():
            % (cls("comments"), 3, comments) +
            '<div class="%s"><h3>Recent posts</h3>%s<h3>About</h3><p>%s</p></div>%s</body></html>'
            % (cls("sidebar"), links(8), h(sentence()), footer()))
-    return doc, "\n\n".join(t for _, t in parts)
+    return doc, "\n\n".join(t for _, t in parts if t)
 
 
 def news():
@@ -314,7 +328,38 @@ def news():
            '<div class="%s"><p>Sign up for our newsletter to get the latest news in your inbox every morning.</p>'
            '<form><input type=email><button>Subscribe</button></form></div>' % cls("newsletter") +
            footer() + '</body></html>')
-    return doc, "\n\n".join(t for _, t in parts)
+    return doc, "\n\n".join(t for _, t in parts if t)
+
+
+def wordpress():
+    title = words(7)
+    parts = article_parts(rng.randint(3, 16))
+    body = "".join(x for x, _ in parts)
+    widgets = "".join('<section id="%s" class="widget %s"><h2 class="widget-title">%s</h2>%s</section>'
+                      % (rclass(), cls("widget_recent_entries"), h(words(2)), links(5))
+                      for _ in range(rng.randint(2, 4)))
+    comments = "".join('<li class="comment"><article class="comment-body"><footer class="comment-meta">%s says:</footer>'
+                       '<div class="comment-content"><p>%s</p></div><div class="reply"><a>Reply</a></div></article></li>'
+                       % (h(words(2)), h(sentence())) for _ in range(rng.randint(0, 6)))
+    side = '<aside id="secondary" class="widget-area">%s</aside>' % widgets
+    doc = (head(title) + '<body class="post-template-default single single-post"><div id="page" class="site">'
+           '<a class="skip-link screen-reader-text" href="#content">Skip to content</a>'
+           '<header id="masthead" class="site-header"><p class="site-title"><a href="/">%s</a></p>'
+           '<p class="site-description">%s</p><nav id="site-navigation" class="main-navigation">%s</nav></header>'
+           '<div id="content" class="site-content">%s<div id="primary" class="content-area"><main id="main" class="site-main">'
+           '<article id="post-%d" class="post-%d post type-post status-publish"><header class="entry-header">'
+           '<h1 class="entry-title">%s</h1><div class="entry-meta"><span class="posted-on">Posted on May 4</span>'
+           '<span class="byline"> by %s</span></div></header><div class="entry-content">%s'
+           '<div class="sharedaddy sd-sharing-enabled"><h3 class="sd-title">Share this:</h3>%s</div></div>'
+           '<footer class="entry-footer"><span class="cat-links">Posted in %s</span></footer></article>'
+           '<nav class="navigation post-navigation"><a>%s</a><a>%s</a></nav>'
+           '<div id="comments" class="comments-area"><h2 class="comments-title">%d thoughts on %s</h2><ol class="comment-list">%s</ol>'
+           '<div id="respond"><h3>Leave a Reply</h3><form><p>Your email address will not be published.</p><textarea></textarea></form></div></div>'
+           '</main></div>%s</div><footer id="colophon" class="site-footer"><div class="site-info">Proudly powered by WordPress</div></footer></div></body></html>'
+           % (h(words(2)), h(words(5)), links(6), side if rng.random() < 0.3 else "", rng.randint(1, 999), 7, h(title),
+              h(words(2)), body, links(4), h(words(1)), h(words(5)), h(words(5)), 3, h(title), comments,
+              side if rng.random() < 0.7 else ""))
+    return doc, "\n\n".join(t for _, t in parts if t)
 
 
 def tables():
@@ -363,7 +408,7 @@ def forum():
 
 
 if PARAS:
-    for kind, fn in (("blog", blog), ("news", news), ("tables", tables), ("soup", soup), ("forum", forum)):
+    for kind, fn in (("blog", blog), ("news", news), ("wordpress", wordpress), ("tables", tables), ("soup", soup), ("forum", forum)):
         for i in range(NPAGES // 3):
             doc, text = fn()
             add("%s/%03d" % (kind, i), doc, text)

@@ -28,6 +28,7 @@ struct xs {
 	uint32_t olen, ollen, ocommas;	/* text of its own paragraph */
 	uint32_t np, nli, nimg, ninput, nemb;
 	uint32_t good;			/* text of its paragraphs with few links */
+	uint32_t blink;			/* link text of its paragraphs that are mostly links */
 	float score;
 	uint8_t cand;
 };
@@ -118,6 +119,7 @@ addstats(struct xs *to, const struct xs *x)
 	to->ninput += x->ninput;
 	to->nemb += x->nemb;
 	to->good += x->good;
+	to->blink += x->blink;
 }
 
 static void
@@ -132,6 +134,7 @@ substats(struct xs *to, const struct xs *x)
 	to->ninput -= x->ninput;
 	to->nemb -= x->nemb;
 	to->good -= x->good;
+	to->blink -= x->blink;
 }
 
 /* Does the text of subtree i read like a sentence (". " or a final '.')? */
@@ -205,6 +208,8 @@ stats(struct html *h, struct xs *x, int flags)
 			/* its own paragraph is complete: its text follows it */
 			if (xi->olen >= 25 && xi->ollen * 10 < xi->olen * 3)
 				xi->good += xi->olen - xi->ollen;
+			if (xi->ollen * 2 >= xi->olen)
+				xi->blink += xi->ollen;
 		}
 		addstats(&X(nd->parent), xi);
 	}
@@ -418,7 +423,8 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		return 1;
 	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2))
 		return 1;
-	if (!list && weight < 25 && ld > 0.2f)
+	/* links inside paragraphs of text are no sign of boilerplate */
+	if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f || xi->blink * 5 > xi->tlen))
 		return 1;
 	if (list && ld > 0.5f)
 		return 1;
