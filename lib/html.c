@@ -175,14 +175,22 @@ attrval(const char *s, const char *e, const char *name, size_t *vlen)
 	return NULL;
 }
 
-/* The charset a <meta> in the first bytes of the document names, or NULL. */
+/*
+ * The charset a <meta> names, or NULL: one in the first 1024 bytes, or
+ * later in the head (before <body>, within the first 64 kB).
+ */
 static const char *
 prescan(const char *s, size_t n, char *buf, size_t bufsz)
 {
-	const char *p = s, *e = s + (n < 1024 ? n : 1024), *te, *v, *c;
+	const char *p = s, *e = s + (n < 65536 ? n : 65536), *te, *v, *c;
 	size_t vl, k;
+	int body = 0;
 
 	while ((p = memchr(p, '<', (size_t)(e - p)))) {
+		if (startsci(p, (size_t)(e - p), "<body"))
+			body = 1;
+		if (p - s >= 1024 && body)
+			return NULL;
 		if (!startsci(p, (size_t)(e - p), "<meta") || p + 5 >= e ||
 		    !(isws((unsigned char)p[5]) || p[5] == '/')) {
 			p++;

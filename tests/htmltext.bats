@@ -89,7 +89,9 @@ rec() {
 	printf 'p1\t<html><head><meta charset="windows-1252"></head><p>caf\351 \223quoted\224 \200\n' >in
 	printf 'p2\t<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><p>na\357ve\n' >>in
 	printf 'p3\t<meta charset=no-such-charset><p>caf\303\251\n' >>in
-	check 0 'p1\tcaf\303\251 \342\200\234quoted\342\200\235 \342\202\254\np2\tna\303\257ve\np3\tcaf\303\251\n' '' htmltext -aH in
+	printf 'p4\t<html><head><script>%s</script><meta charset=latin1></head><body><p>caf\351<meta charset=utf-8>\n' "$(repeat x 2000)" >>in
+	printf 'p5\t<html><head></head><body><script>%s</script><meta charset=latin1><p>caf\351\n' "$(repeat x 2000)" >>in
+	check 0 'p1\tcaf\303\251 \342\200\234quoted\342\200\235 \342\202\254\np2\tna\303\257ve\np3\tcaf\303\251\np4\tcaf\303\251\np5\tcaf\357\277\275\n' '' htmltext -aH in
 }
 
 @test "htmltext: a BOM wins over meta; UTF-16" {
