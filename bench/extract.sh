@@ -20,9 +20,10 @@ if [ ! -s "$tmp/pages" ]; then
 	echo "bench-extract: no pages (no doc packages and no paragraphs), skipped"
 	exit 0
 fi
-[ -d /usr/share/doc/linux-doc-6.1/html ] || echo "(linux-doc-6.1 not installed: no linux pages)"
-[ -d /usr/share/doc/python3.11/html ] || echo "(python3.11-doc not installed: no python pages)"
-[ -d /usr/share/doc/postgresql-doc-15/html ] || echo "(postgresql-doc-15 not installed: no postgres pages)"
+docs=${BENCH_DOCS:-/usr/share/doc}
+[ -d "$docs"/linux-doc-6.1/html ] || echo "(linux-doc-6.1 not installed: no linux pages)"
+[ -d "$docs"/python3.11/html ] || echo "(python3.11-doc not installed: no python pages)"
+[ -d "$docs"/postgresql-doc-15/html ] || echo "(postgresql-doc-15 not installed: no postgres pages)"
 
 "$bin/htmltext" "$tmp/pages" >"$tmp/default"
 "$bin/htmltext" -a "$tmp/pages" >"$tmp/all"

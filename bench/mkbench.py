@@ -25,6 +25,8 @@ import sys
 
 out = sys.argv[1]
 NPAGES = int(os.environ.get("BENCH_PAGES", "150"))
+# where the doc packages are (another place shows the run without them)
+DOCS = os.environ.get("BENCH_DOCS", "/usr/share/doc")
 rng = random.Random(20261123)
 
 
@@ -128,14 +130,14 @@ def real(source, root, pattern, match, skipnames=()):
         add("%s/%s" % (source, os.path.relpath(f, root)), doc, gold(doc, match))
 
 
-real("linux", "/usr/share/doc/linux-doc-6.1/html/", "**/*.html",
+real("linux", DOCS + "/linux-doc-6.1/html/", "**/*.html",
      lambda t, a: a.get("itemprop") == "articleBody", ("genindex.html", "search.html"))
-real("python", "/usr/share/doc/python3.11/html/", "**/*.html",
+real("python", DOCS + "/python3.11/html/", "**/*.html",
      lambda t, a: t == "div" and a.get("class") == "body",
      ("genindex.html", "search.html", "genindex-all.html", "py-modindex.html"))
 # PostgreSQL: the div right below <body> (class book, chapter, sect1, refentry...)
 def pgreal():
-    files = glob.glob("/usr/share/doc/postgresql-doc-15/html/*.html")
+    files = glob.glob(DOCS + "/postgresql-doc-15/html/*.html")
     for f in sample(files, NPAGES):
         with open(f, encoding="utf-8", errors="replace") as fp:
             doc = fp.read()
@@ -157,11 +159,11 @@ pgreal()
 
 def paragraphs():
     """Prose paragraphs: kernel reST sources, else licenses and READMEs."""
-    files = sorted(glob.glob("/usr/share/doc/linux-doc-6.1/Documentation/**/*.rst.gz",
+    files = sorted(glob.glob(DOCS + "/linux-doc-6.1/Documentation/**/*.rst.gz",
                              recursive=True))
     if not files:
         files = sorted(glob.glob("/usr/share/common-licenses/*") +
-                       glob.glob("/usr/share/doc/*/README*"))
+                       glob.glob(DOCS + "/*/README*"))
     paras = []
     for f in files:
         try:
