@@ -9,7 +9,8 @@
  * or are long paragraphs with few links join it. Inside, blocks that look
  * like boilerplate (mostly links, little text, form controls, negative
  * hints) are dropped, innermost first. When the result is short, the steps
- * run again with fewer of the pruning rules.
+ * run again with fewer of the pruning rules; of short results, the
+ * strictest that keeps half of the most text wins.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -562,7 +563,7 @@ html_extract(struct html *h, struct obuf *out)
 {
 	static const int tries[] = { STRIP | WEIGHT | CLEAN, WEIGHT | CLEAN, CLEAN, 0 };
 	struct xs *x;
-	size_t start = out->n, best = 0, bestn = 0, k;
+	size_t start = out->n, best, maxlen = 0, k, len[4];
 
 	if (h->ne + 1 > h->xcap) {
 		free(h->x);
@@ -584,11 +585,13 @@ html_extract(struct html *h, struct obuf *out)
 		attempt(h, x, tries[k], out);
 		if (out->n - start >= MINTEXT)
 			return;
-		if (out->n - start > bestn) {
-			bestn = out->n - start;
-			best = k;
-		}
+		len[k] = out->n - start;
+		if (len[k] > maxlen)
+			maxlen = len[k];
 	}
+	/* all short: the strictest try that keeps half of the most text */
+	for (best = 0; best < k - 1 && len[best] * 2 < maxlen; best++)
+		;
 	out->n = start;
 	attempt(h, x, tries[best], out);
 }

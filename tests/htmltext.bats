@@ -160,3 +160,33 @@ rec() {
 	run -0 sh -c 'ulimit -v 300000 && htmltext in | wc -c'
 	[ "$output" -gt 5000000 ]
 }
+
+# Three paragraphs long enough to score as content.
+P1='The first paragraph of the story is long enough to be counted, with commas, clauses, and plenty of words in it.'
+P2='A second paragraph continues the story, again with enough words and commas, so that it scores as content too.'
+P3='The third paragraph closes the story, long and plain, without links, as articles usually end their text.'
+
+@test "htmltext: a blog: menu, comments and footer dropped, the heading kept, the title not" {
+	rec "<html><head><title>Story</title></head><body><div id=menu><a href=/>Home</a> <a href=/a>About</a></div><div class=post><h1>Story</h1><p>$P1</p><p>$P2</p></div><div id=comments><h3>2 Comments</h3><div class=x1><p>Great post, I loved it, thanks for writing it, really, it was very good.</p></div><div class=x1><p>I disagree with most of it, but thanks anyway, it was interesting to read.</p></div></div><div class=footer>Copyright 2024</div></body></html>" >in
+	check 0 "p1\\tStory\\\\n\\\\n$P1\\\\n\\\\n$P2\\n" '' htmltext in
+}
+
+@test "htmltext: an article split across siblings, a related box between" {
+	rec "<html><body><header><nav><a href=/>Home</a></nav></header><main><div class=c9><p>$P1</p></div><div class=zz><h4>Related</h4><ul><li><a href=/1>Another story about something</a><li><a href=/2>Yet another story to read</a></ul></div><div class=c9><p>$P2</p><p>$P3</p></div></main><aside><p>Subscribe to our newsletter for more stories like this one, every day, free.</p></aside></body></html>" >in
+	check 0 "p1\\t$P1\\\\n\\\\n$P2\\\\n\\\\n$P3\\n" '' htmltext in
+}
+
+@test "htmltext: a table layout: the text cell, not the link column" {
+	rec "<html><body><table><tr><td width=150><a href=/>Home</a><br><a href=/b>Blog</a><br><a href=/c>Contact us</a></td><td><font size=2>$P1<br><br>$P2</font></td></tr></table></body></html>" >in
+	check 0 "p1\\t$P1\\\\n\\\\n$P2\\n" '' htmltext in
+}
+
+@test "htmltext: a link list inside the content goes, links in a paragraph stay" {
+	rec "<html><body><div class=k1><div class=k2><p>$P1</p><p>$P2 <a href=/x>one link</a> inside.</p><ul><li><a href=/s1>Share on a network</a></li><li><a href=/s2>Share on another one</a></li><li><a href=/s3>Print this page</a></li></ul><p>$P3</p></div></div><div class=k3><a href=/1>Link one</a> <a href=/2>Link two</a> <a href=/3>Link three</a></div></body></html>" >in
+	check 0 "p1\\t$P1\\\\n\\\\n$P2 one link inside.\\\\n\\\\n$P3\\n" '' htmltext in
+}
+
+@test "htmltext: no paragraph scores: the page less its boilerplate" {
+	rec '<html><body><nav><a href=/>Home</a></nav><div>Short text.</div><footer>Foot</footer></body></html>' >in
+	check 0 'p1\tShort text.\n' '' htmltext in
+}
