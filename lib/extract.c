@@ -22,7 +22,7 @@ enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
 
 enum { MINTEXT = 500 };
 
-static float EXPAND = 2;		/* a result shorter than this tries again */
+static float EXPAND = 2, LDMAX = 0.25f;		/* a result shorter than this tries again */
 
 struct xs {
 	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
@@ -310,7 +310,7 @@ choose(const struct html *h, struct xs *x, int flags)
 	}
 	/* an ancestor with much more good text holds the rest of the article */
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
-		if (density(&X(a)) > 0.25f)
+		if (density(&X(a)) > LDMAX)
 			break;
 		if ((float)X(a).good >= EXPAND * (float)X(top).good) {
 			top = a;
@@ -392,7 +392,7 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		break;
 	}
 	if (isheading(t))
-		return weight < 0 || ld > 0.33f;
+		return weight < 0 || ld > 0.5f;
 	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT)
 		return 1;
 	if (!(flags & CLEAN))
@@ -403,7 +403,6 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	case T_TABLE:
 	case T_UL:
 	case T_OL:
-	case T_DL:
 	case T_DIV:
 	case T_SECTION:
 	case T_HEADER:
@@ -415,7 +414,7 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		return 1;
 	if (xi->commas >= 10)
 		return 0;
-	list = t == T_UL || t == T_OL || t == T_DL;
+	list = t == T_UL || t == T_OL;
 	if (xi->nimg > 1 && (float)xi->np / (float)xi->nimg < 0.5f)
 		return 1;
 	if (!list && xi->nli > xi->np + 100)
@@ -580,6 +579,8 @@ html_extract(struct html *h, struct obuf *out)
 	hintheadings(h);
 	if (getenv("EXPAND"))
 		EXPAND = (float)atof(getenv("EXPAND"));
+	if (getenv("LDMAX"))
+		LDMAX = (float)atof(getenv("LDMAX"));
 	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {
 		out->n = start;
 		attempt(h, x, tries[k], out);
