@@ -20,9 +20,11 @@
 /* The pruning rules, dropped one by one while the result is short. */
 enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
 
-enum { MINTEXT = 500 };
+enum { MINTEXT = 500 };		/* a result shorter than this tries again */
 
-static float EXPAND = 2, LDMAX = 0.25f;		/* a result shorter than this tries again */
+/* An ancestor with this many times the good text takes over, below this link density. */
+#define EXPAND 2.0f
+#define EXPANDLD 0.25f
 
 struct xs {
 	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
@@ -310,7 +312,7 @@ choose(const struct html *h, struct xs *x, int flags)
 	}
 	/* an ancestor with much more good text holds the rest of the article */
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
-		if (density(&X(a)) > LDMAX)
+		if (density(&X(a)) > EXPANDLD)
 			break;
 		if ((float)X(a).good >= EXPAND * (float)X(top).good) {
 			top = a;
@@ -577,10 +579,6 @@ html_extract(struct html *h, struct obuf *out)
 	x = h->x;
 	skip = h->skip;
 	hintheadings(h);
-	if (getenv("EXPAND"))
-		EXPAND = (float)atof(getenv("EXPAND"));
-	if (getenv("LDMAX"))
-		LDMAX = (float)atof(getenv("LDMAX"));
 	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {
 		out->n = start;
 		attempt(h, x, tries[k], out);
