@@ -760,24 +760,19 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 	if (hint < -100)
 		hint = -100;
 
-	if (h->depth >= HTML_MAXDEPTH) {
-		if (!(props & TP_VOID))
-			h->overflow++;
-		if (t == T_BR || t == T_HR)
-			goto voidnode;
-		return;
-	}
 	top = h->depth;
-	if ((props & TP_VOID) && !hidden && !(h->st[top].flags & HF_HIDDEN)) {
-		if (!(props & (TP_KEEP | TP_BLOCK)))
+	if (props & TP_VOID) {
+		/* a node only for what shows or counts: br, hr, img, input, embed */
+		if (hidden || (h->st[top].flags & HF_HIDDEN) || !(props & (TP_KEEP | TP_BLOCK)))
 			return;
-voidnode:
-		materialize(h, h->depth);
-		newnode(h, h->st[h->depth].host, t, 0);
+		materialize(h, top);
+		newnode(h, h->st[top].host, t, 0);
 		return;
 	}
-	if (props & TP_VOID)
+	if (top >= HTML_MAXDEPTH) {
+		h->overflow++;
 		return;
+	}
 	e = &h->st[++h->depth];
 	e->tag = (uint8_t)t;
 	h->nopen[t]++;
