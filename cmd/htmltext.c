@@ -65,7 +65,8 @@ htmltext(const char *path)
 			memset(&text, 0, sizeof text);
 		}
 	}
-	obuf_flush(&out, stdout);
+	if (out.n)
+		obuf_flush(&out, stdout);
 	return rdr_close(&r) | ret;
 }
 
