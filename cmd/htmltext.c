@@ -55,7 +55,8 @@ htmltext(const char *path)
 		}
 		convert(tab, (size_t)tn);
 		obuf_add(&out, line, (size_t)(tab - line));
-		out.n += esc_encode(obuf_room(&out, 2 * text.n + 1), text.p, text.n);
+		if (text.n)
+			out.n += esc_encode(obuf_room(&out, 2 * text.n), text.p, text.n);
 		obuf_addc(&out, '\n');
 		if (out.n >= 1 << 16)
 			obuf_flush(&out, stdout);

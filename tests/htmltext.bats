@@ -29,6 +29,13 @@ rec() {
 	check 0 '' '' htmltext </dev/null
 }
 
+@test "htmltext: pages with no text (fuzz finding: an empty first page)" {
+	printf 'p1\t\np2\t<p> </p>\n' >in
+	check 0 'p1\t\np2\t\n' '' htmltext -H in
+	check 0 'p1\t\np2\t\n' '' htmltext -aH in
+	check 0 'p1\t\np2\t\n' '' htmltext in
+}
+
 @test "htmltext: paragraphs, blocks, inline elements" {
 	rec '<p>one<p>two <b>bold</b>  and\n<i>italic</i><div>three</div>four<h2>Head</h2>five' >in
 	check 0 'p1\tone\\n\\ntwo bold and italic\\n\\nthree\\n\\nfour\\n\\nHead\\n\\nfive\n' '' htmltext -a in
