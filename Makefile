@@ -19,14 +19,14 @@ LDLIBS =
 # lib/*.c is part of the library and every lib/*.h a dependency of it: a
 # new file there needs no edit here.
 BUILD = build
-TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster
+TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext
 LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 LIBA = $(BUILD)/libsim.a
 DEVTOOLS = gencorpus genhash genfp hixforge wtabstat
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
-	man/fmtresult.1 man/simtool.1 man/fpcluster.1
+	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
@@ -90,6 +90,9 @@ bench: bench-pipeline bench-hamq
 bench-pipeline: all
 	sh bench/pipeline.sh
 
+bench-extract: bin/htmltext
+	@sh bench/extract.sh
+
 bench-hamq: bin/hamq bin/genfp
 	@sh bench/hamq.sh
 
@@ -107,7 +110,7 @@ install: $(BINS)
 clean:
 	rm -rf bin $(BUILD) $(DEMO) lib/*.o lib/libsim.a
 
-.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq
+.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-extract
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
 # san-check: the whole test suite on tools built with AddressSanitizer,
@@ -125,7 +128,7 @@ SANDIR = $(BUILD)/san-$(SANCC)
 SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SIMTOOL_SAN=1
 SHARED = ../shared/data
-FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json
+FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json html
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread

@@ -1,0 +1,112 @@
+/* htmltext: the text of HTML page records, the main content or all of it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "esc.h"
+#include "html.h"
+#include "rdr.h"
+#include "util.h"
+
+static int aflag;		/* all visible text, no pruning */
+static int Hflag;		/* every record is HTML, no sniffing */
+static struct html doc;
+static struct obuf text;	/* a page's text */
+static struct obuf out;		/* page records, written a block at a time */
+
+/* The text of one page; the page bytes are s[0..n). */
+static void
+convert(const char *s, size_t n)
+{
+	text.n = 0;
+	if (!Hflag && !html_sniff(s, n)) {
+		obuf_add(&text, s, n);
+		return;
+	}
+	html_parse(&doc, s, n);
+	if (aflag)
+		html_all(&doc, &text);
+	else
+		html_extract(&doc, &text);
+}
+
+static int
+htmltext(const char *path)
+{
+	struct rdr r;
+	char *line, *tab;
+	ptrdiff_t n, tn;
+	int ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((n = rdr_line(&r, &line)) >= 0) {
+		if (!(tab = memchr(line, '\t', (size_t)n))) {
+			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+			ret = 1;
+			continue;
+		}
+		tab++;
+		if ((tn = esc_decode(tab, (size_t)(line + n - tab))) < 0) {
+			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
+			ret = 1;
+			continue;
+		}
+		convert(tab, (size_t)tn);
+		obuf_add(&out, line, (size_t)(tab - line));
+		if (text.n)
+			out.n += esc_encode(obuf_room(&out, 2 * text.n), text.p, text.n);
+		obuf_addc(&out, '\n');
+		if (out.n >= 1 << 16)
+			obuf_flush(&out, stdout);
+		/* a huge page's buffers go back: memory follows the largest page only while needed */
+		if (text.cap > 1 << 24) {
+			free(text.p);
+			memset(&text, 0, sizeof text);
+		}
+	}
+	if (out.n)
+		obuf_flush(&out, stdout);
+	return rdr_close(&r) | ret;
+}
+
+static const char synopsis[] = "[-aH] [file ...]";
+
+static _Noreturn void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int c, ret = 0;
+
+	argv0 = "htmltext";
+	while ((c = getopt(argc, argv, "aHh")) != -1) {
+		switch (c) {
+		case 'a':
+			aflag = 1;
+			break;
+		case 'H':
+			Hflag = 1;
+			break;
+		case 'h':
+			return help(synopsis);
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	setupstdout();
+	if (argc == 0)
+		ret |= htmltext("-");
+	for (; argc > 0 && !ferror(stdout); argc--, argv++)
+		ret |= htmltext(*argv);
+	ret |= fshut(stdout, "<stdout>");
+	return ret;
+}

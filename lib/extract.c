@@ -1,0 +1,596 @@
+/*
+ * extract.c: the main content of a parsed page (html.h).
+ *
+ * In the manner of Readability: each paragraph (an element with text of its
+ * own) scores by its length and commas, less its links; the score goes to
+ * the paragraph's parent and, divided, to four more ancestors, which start
+ * from a weight by tag and by class, id and role hints. The best candidate,
+ * corrected by its ancestors, is the content; siblings that score near it
+ * or are long paragraphs with few links join it. Inside, blocks that look
+ * like boilerplate (mostly links, little text, form controls, negative
+ * hints) are dropped, innermost first. When the result is short, the steps
+ * run again with fewer of the pruning rules; of short results, the
+ * strictest that keeps half of the most text wins.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+
+/* The pruning rules, dropped one by one while the result is short. */
+enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
+
+enum { MINTEXT = 500 };		/* a result shorter than this tries again */
+
+/* An ancestor with this many times the good text takes over, below this link density. */
+#define EXPAND 2.0f
+#define EXPANDLD 0.25f
+
+struct xs {
+	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
+	uint32_t olen, ollen, ocommas;	/* text of its own paragraph */
+	uint32_t np, nli, nimg, ninput, nemb;
+	uint32_t good;			/* text of its paragraphs with few links */
+	uint32_t blink;			/* link text of its paragraphs that are mostly links */
+	float score;
+	uint8_t cand;
+};
+
+/* The stats of element i (its ordinal is kept in its off), and the skip flags by node. */
+#define X(i) x[h->n[i].off]
+static unsigned char *skip;
+
+static int
+isws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* Length of the text with white space runs counted as one; commas. */
+static uint32_t
+textlen(const char *s, size_t n, uint32_t *commas)
+{
+	uint32_t len = 0, c = 0;
+	int inws = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (isws((unsigned char)s[i])) {
+			if (!inws)
+				len++;
+			inws = 1;
+			continue;
+		}
+		inws = 0;
+		len++;
+		if (s[i] == ',')
+			c++;
+	}
+	*commas = c;
+	return len;
+}
+
+static int
+tagweight(enum tag t)
+{
+	switch (t) {
+	case T_DIV:
+	case T_ARTICLE:
+	case T_MAIN:
+		return 5;
+	case T_PRE:
+	case T_TD:
+	case T_BLOCKQUOTE:
+		return 3;
+	case T_ADDRESS:
+	case T_OL:
+	case T_UL:
+	case T_DL:
+	case T_DD:
+	case T_DT:
+	case T_LI:
+	case T_FORM:
+		return -3;
+	case T_H1:
+	case T_H2:
+	case T_H3:
+	case T_H4:
+	case T_H5:
+	case T_H6:
+	case T_TH:
+		return -5;
+	default:
+		return 0;
+	}
+}
+
+static float
+density(const struct xs *x)
+{
+	return x->tlen ? (float)x->llen / (float)x->tlen : 0;
+}
+
+static void
+addstats(struct xs *to, const struct xs *x)
+{
+	to->tlen += x->tlen;
+	to->llen += x->llen;
+	to->commas += x->commas;
+	to->np += x->np;
+	to->nli += x->nli;
+	to->nimg += x->nimg;
+	to->ninput += x->ninput;
+	to->nemb += x->nemb;
+	to->good += x->good;
+	to->blink += x->blink;
+}
+
+static void
+substats(struct xs *to, const struct xs *x)
+{
+	to->tlen -= x->tlen;
+	to->llen -= x->llen;
+	to->commas -= x->commas;
+	to->np -= x->np;
+	to->nli -= x->nli;
+	to->nimg -= x->nimg;
+	to->ninput -= x->ninput;
+	to->nemb -= x->nemb;
+	to->good -= x->good;
+	to->blink -= x->blink;
+}
+
+/* Does the text of subtree i read like a sentence (". " or a final '.')? */
+static int
+sentence(const struct html *h, uint32_t i)
+{
+	const struct hnode *nd;
+	const char *s;
+	uint32_t j, k;
+
+	for (j = i; j < h->n[i].end; j++) {
+		nd = &h->n[j];
+		if (!(nd->flags & HF_TEXT))
+			continue;
+		s = h->text.p + nd->off;
+		for (k = 0; k + 1 < nd->len; k++)
+			if (s[k] == '.' && isws((unsigned char)s[k + 1]))
+				return 1;
+		for (k = nd->len; k > 0 && isws((unsigned char)s[k - 1]); k--)
+			;
+		if (k > 0 && s[k - 1] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+static void
+stats(struct html *h, struct xs *x, int flags)
+{
+	const struct hnode *nd;
+	struct xs *xi, tx;
+	uint32_t i, p, c;
+	enum tag t;
+
+	memset(x, 0, (h->ne + 1) * sizeof *x);
+	skip[0] = 0;
+	/* STRIP: subtrees with negative hints are gone before scoring */
+	for (i = 1; i < h->nn; i++) {
+		nd = &h->n[i];
+		skip[i] = skip[nd->parent];
+		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0)
+			skip[i] = 1;
+	}
+	/* children come after their parent: sums from the last node back */
+	for (i = (uint32_t)h->nn; i-- > 1;) {
+		nd = &h->n[i];
+		if (skip[i])
+			continue;
+		t = (enum tag)nd->tag;
+		if (nd->flags & HF_TEXT) {
+			memset(&tx, 0, sizeof tx);
+			xi = &tx;
+			xi->tlen = textlen(h->text.p + nd->off, nd->len, &c);
+			xi->commas = c;
+			if (nd->flags & HF_INLINK)
+				xi->llen = xi->tlen;
+			/* the paragraph it belongs to: its nearest block or cell */
+			for (p = nd->parent; p && !(html_tagprops[h->n[p].tag] & (TP_BLOCK | TP_CELL));
+			    p = h->n[p].parent)
+				;
+			X(p).olen += xi->tlen;
+			X(p).ollen += xi->llen;
+			X(p).ocommas += c;
+		} else {
+			xi = &X(i);
+			xi->np += t == T_P;
+			xi->nli += t == T_LI;
+			xi->nimg += t == T_IMG;
+			xi->ninput += t == T_INPUT || t == T_SELECT || t == T_BUTTON;
+			xi->nemb += t == T_EMBED || t == T_OBJECT;
+			/* its own paragraph is complete: its text follows it */
+			if (xi->olen >= 25 && xi->ollen * 10 < xi->olen * 3)
+				xi->good += xi->olen - xi->ollen;
+			if (xi->ollen * 2 >= xi->olen)
+				xi->blink += xi->ollen;
+		}
+		addstats(&X(nd->parent), xi);
+	}
+}
+
+static void
+score(struct html *h, struct xs *x, int flags)
+{
+	const struct hnode *nd;
+	uint32_t i, a;
+	float ps, own;
+	int level;
+
+	for (i = 1; i < h->nn; i++) {
+		nd = &h->n[i];
+		if (skip[i] || (nd->flags & HF_TEXT) || X(i).olen < 25)
+			continue;
+		own = X(i).olen ? 1 - (float)X(i).ollen / (float)X(i).olen : 1;
+		ps = (1 + (float)X(i).ocommas + (float)(X(i).olen / 100 < 3 ? X(i).olen / 100 : 3)) * own;
+		/* a paragraph beside blocks, or in a table cell, is the element's own */
+		a = (nd->flags & HF_BLOCKKID) || (html_tagprops[nd->tag] & TP_CELL) ? i : nd->parent;
+		for (level = 0; level < 5; level++, a = h->n[a].parent) {
+			if (!X(a).cand) {
+				X(a).cand = 1;
+				X(a).score = (float)tagweight((enum tag)h->n[a].tag) +
+				    ((flags & WEIGHT) ? h->n[a].hint : 0);
+			}
+			X(a).score += ps / (level == 0 ? 1 : level == 1 ? 2 : (float)level * 3);
+			if (a == 0)
+				break;
+		}
+	}
+	for (i = 0; i <= h->ne; i++)
+		if (x[i].cand)
+			x[i].score *= 1 - density(&x[i]);
+}
+
+static void
+initcand(const struct html *h, struct xs *x, uint32_t i, int flags)
+{
+	if (X(i).cand)
+		return;
+	X(i).cand = 1;
+	X(i).score = (float)tagweight((enum tag)h->n[i].tag) + ((flags & WEIGHT) ? h->n[i].hint : 0);
+}
+
+/* The best candidate, corrected by its ancestors; 0 (the page) if none. */
+static uint32_t
+choose(const struct html *h, struct xs *x, int flags)
+{
+	uint32_t best[5] = { 0 }, top, a, c;
+	size_t nb = 0, k, j, alts;
+	float last, threshold;
+	uint32_t i;
+
+	for (i = 1; i < h->nn; i++) {
+		if ((h->n[i].flags & HF_TEXT) || !X(i).cand)
+			continue;
+		for (k = 0; k < nb && X(best[k]).score >= X(i).score; k++)
+			;
+		if (k >= 5)
+			continue;
+		if (nb < 5)
+			nb++;
+		memmove(best + k + 1, best + k, (nb - 1 - k) * sizeof best[0]);
+		best[k] = i;
+	}
+	if (nb == 0)
+		return 0;
+	top = best[0];
+	/* several good candidates under one ancestor: the article is split */
+	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
+		alts = 0;
+		for (j = 1; j < nb; j++)
+			if (X(best[j]).score >= 0.75f * X(top).score &&
+			    best[j] >= a && best[j] < h->n[a].end)
+				alts++;
+		if (alts >= 2 && nb >= 3) {
+			top = a;
+			initcand(h, x, top, flags);
+			break;
+		}
+	}
+	/* a parent that scores better holds more of the article */
+	last = X(top).score;
+	threshold = last / 3;
+	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
+		if (!X(a).cand)
+			continue;
+		if (X(a).score < threshold)
+			break;
+		if (X(a).score > last) {
+			top = a;
+			break;
+		}
+		last = X(a).score;
+	}
+	/* an ancestor with much more good text holds the rest of the article */
+	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
+		if (density(&X(a)) > EXPANDLD)
+			break;
+		if ((float)X(a).good >= EXPAND * (float)X(top).good) {
+			top = a;
+			initcand(h, x, top, flags);
+		}
+	}
+	/* an only child stands for its parent */
+	for (a = h->n[top].parent; a != 0; a = h->n[top].parent) {
+		for (k = 0, c = h->n[a].first; c && k < 2; c = h->n[c].next)
+			if (!(h->n[c].flags & HF_TEXT))
+				k++;
+		if (k != 1)
+			break;
+		top = a;
+		initcand(h, x, top, flags);
+	}
+	return top;
+}
+
+/* Mark the children of top's parent that do not join top as skipped. */
+static void
+siblings(const struct html *h, struct xs *x, uint32_t top)
+{
+	uint32_t p = h->n[top].parent, s;
+	float threshold = X(top).score * 0.2f, bonus, ld;
+	int keep;
+
+	if (threshold < 10)
+		threshold = 10;
+	for (s = h->n[p].first; s; s = h->n[s].next) {
+		keep = s == top;
+		if (!keep && !(h->n[s].flags & HF_TEXT) && !skip[s]) {
+			bonus = h->n[s].klass && h->n[s].klass == h->n[top].klass ?
+			    X(top).score * 0.2f : 0;
+			if (X(s).cand && X(s).score + bonus >= threshold)
+				keep = 1;
+			else if (h->n[s].tag == T_P || ((html_tagprops[h->n[s].tag] & TP_BLOCK) &&
+			    !(h->n[s].flags & HF_BLOCKKID))) {
+				ld = density(&X(s));
+				if (X(s).tlen > 80 && ld < 0.25f)
+					keep = 1;
+				else if (X(s).tlen > 0 && X(s).tlen <= 80 && ld == 0 &&
+				    sentence(h, s))
+					keep = 1;
+			}
+		}
+		if (!keep)
+			skip[s] = 1;
+	}
+}
+
+static int
+isheading(enum tag t)
+{
+	return t >= T_H1 && t <= T_H6;
+}
+
+/* Should element i, inside the content, go? */
+static int
+boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
+{
+	const struct hnode *nd = &h->n[i];
+	const struct xs *xi = &X(i);
+	enum tag t = (enum tag)nd->tag;
+	int weight = (flags & WEIGHT) ? nd->hint : 0, list;
+	float ld = density(xi);
+
+	switch (t) {
+	case T_NAV:
+	case T_ASIDE:
+	case T_FOOTER:
+	case T_BUTTON:
+	case T_SELECT:
+	case T_INPUT:
+	case T_OBJECT:
+	case T_EMBED:
+		return 1;
+	default:
+		break;
+	}
+	if (isheading(t))
+		return weight < 0 || ld > 0.5f;
+	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT)
+		return 1;
+	if (!(flags & CLEAN))
+		return 0;
+	switch (t) {
+	case T_FORM:
+	case T_FIELDSET:
+	case T_TABLE:
+	case T_UL:
+	case T_OL:
+	case T_DIV:
+	case T_SECTION:
+	case T_HEADER:
+		break;
+	default:
+		return 0;
+	}
+	if (weight + (xi->cand ? xi->score : 0) < 0)
+		return 1;
+	if (xi->commas >= 10)
+		return 0;
+	list = t == T_UL || t == T_OL;
+	if (xi->nimg > 1 && (float)xi->np / (float)xi->nimg < 0.5f)
+		return 1;
+	if (!list && xi->nli > xi->np + 100)
+		return 1;
+	if (xi->ninput > xi->np / 3)
+		return 1;
+	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2))
+		return 1;
+	/* links inside paragraphs of text are no sign of boilerplate */
+	if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f || xi->blink * 5 > xi->tlen))
+		return 1;
+	if (list && ld > 0.5f)
+		return 1;
+	if (weight >= 25 && ld > 0.5f)
+		return 1;
+	if ((xi->nemb == 1 && xi->tlen < 75) || xi->nemb > 1)
+		return 1;
+	return 0;
+}
+
+/* Drop the boilerplate inside [from, to) but top, innermost first. */
+static void
+clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, int flags)
+{
+	uint32_t i, a;
+
+	for (i = to; i-- > from;) {
+		if (skip[i] || i == top || (h->n[i].flags & HF_TEXT))
+			continue;
+		if (!boilerplate(h, x, i, flags))
+			continue;
+		skip[i] = 1;
+		for (a = h->n[i].parent;; a = h->n[a].parent) {
+			substats(&X(a), &X(i));
+			if (a == 0)
+				break;
+		}
+	}
+}
+
+/* One try with the rules in flags: the text it gives, appended to out. */
+static void
+attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
+{
+	uint32_t top, from, to;
+
+	stats(h, x, flags);
+	score(h, x, flags);
+	top = choose(h, x, flags);
+	if (top == 0) {
+		from = 1;
+		to = (uint32_t)h->nn;
+	} else {
+		siblings(h, x, top);
+		from = h->n[top].parent + 1;
+		to = h->n[h->n[top].parent].end;
+	}
+	clean(h, x, from, to, top, flags);
+	html_render(h, from, to, skip, out);
+}
+
+/*
+ * Does the heading say the block it opens is boilerplate ("Related
+ * stories", "3 Comments", "Most read")? Only short headings that start
+ * with such words count.
+ */
+static int
+boilerheading(const struct html *h, uint32_t i)
+{
+	static const char *const words[] = {
+		"related", "read more", "more stories", "more from", "more news",
+		"most read", "most popular", "popular", "trending", "recommended",
+		"you may also like", "you might also like", "comments", "comment",
+		"leave a reply", "leave a comment", "responses", "replies",
+		"share", "tags", "advertisement", "sponsored", "newsletter",
+		"sign up", "subscribe", "follow us", "about the author", "recent posts",
+		"latest news", "top stories", "see also",
+	};
+	char v[64];
+	const struct hnode *nd;
+	const char *s;
+	size_t n = 0, k, j;
+	uint32_t t;
+
+	for (t = i + 1; t < h->n[i].end; t++) {
+		nd = &h->n[t];
+		if (!(nd->flags & HF_TEXT))
+			continue;
+		s = h->text.p + nd->off;
+		for (k = 0; k < nd->len; k++) {
+			if (n == sizeof v)
+				return 0;	/* long: a heading of the article */
+			if (isws((unsigned char)s[k]) || s[k] == ':') {
+				if (n > 0 && v[n - 1] != ' ')
+					v[n++] = ' ';
+				continue;
+			}
+			/* "3 Comments": the number goes */
+			if (s[k] >= '0' && s[k] <= '9' && (n == 0 || v[n - 1] == ' ' ||
+			    (v[n - 1] >= '0' && v[n - 1] <= '9'))) {
+				if (n > 0 && v[n - 1] == ' ')
+					n--;
+				continue;
+			}
+			v[n++] = (char)(s[k] >= 'A' && s[k] <= 'Z' ? s[k] + 32 : s[k]);
+		}
+	}
+	while (n > 0 && v[n - 1] == ' ')
+		n--;
+	for (j = 0; j < n && v[j] == ' '; j++)
+		;
+	for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+		size_t wl = strlen(words[k]);
+		if (n - j >= wl && !memcmp(v + j, words[k], wl) &&
+		    (n - j == wl || v[j + wl] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
+/* Headings of boilerplate boxes: the box, or the heading alone, gets a negative hint. */
+static void
+hintheadings(struct html *h)
+{
+	uint32_t i, p, c;
+	enum tag pt;
+
+	for (i = 1; i < h->nn; i++) {
+		if (!isheading((enum tag)h->n[i].tag) || h->n[i].end - i > 16 ||
+		    !boilerheading(h, i))
+			continue;
+		p = h->n[i].parent;
+		for (c = h->n[p].first; c && (h->n[c].flags & HF_TEXT); c = h->n[c].next)
+			;
+		pt = (enum tag)h->n[p].tag;
+		if (c == i && p != 0 && pt != T_ARTICLE && pt != T_MAIN)
+			h->n[p].hint = (int8_t)(h->n[p].hint > -50 ? h->n[p].hint - 50 : -100);
+		else
+			h->n[i].hint = (int8_t)(h->n[i].hint > -75 ? h->n[i].hint - 25 : -100);
+	}
+}
+
+void
+html_extract(struct html *h, struct obuf *out)
+{
+	static const int tries[] = { STRIP | WEIGHT | CLEAN, WEIGHT | CLEAN, CLEAN, 0 };
+	struct xs *x;
+	size_t start = out->n, best, maxlen = 0, k, len[4];
+
+	if (h->ne + 1 > h->xcap) {
+		free(h->x);
+		h->x = ereallocarray(NULL, h->ne + 1, sizeof *x);
+		h->xcap = h->ne + 1;
+	}
+	if (h->nn > h->skipcap) {
+		free(h->skip);
+		h->skip = emalloc(h->nn);
+		h->skipcap = h->nn;
+	}
+	x = h->x;
+	skip = h->skip;
+	hintheadings(h);
+	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {
+		out->n = start;
+		attempt(h, x, tries[k], out);
+		if (out->n - start >= MINTEXT)
+			return;
+		len[k] = out->n - start;
+		if (len[k] > maxlen)
+			maxlen = len[k];
+	}
+	/* all short: the strictest try that keeps half of the most text */
+	for (best = 0; best < k - 1 && len[best] * 2 < maxlen; best++)
+		;
+	out->n = start;
+	attempt(h, x, tries[best], out);
+}

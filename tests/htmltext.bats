@@ -1,0 +1,199 @@
+#!/usr/bin/env bats
+# htmltext: the text of HTML page records.
+#
+# rec TEXT... writes one page record "p<TAB>TEXT" per argument, with IDs
+# p1, p2, ...; TEXT is given escaped (\n is the two characters).
+
+load helper
+
+u='usage: htmltext [-aH] [file ...]\n'
+
+rec() {
+	local i=0 t
+
+	for t in "$@"; do
+		i=$((i + 1))
+		printf 'p%d\t%s\n' "$i" "$t"
+	done
+}
+
+@test "htmltext -h: usage on stdout" {
+	check 0 "$u" '' htmltext -h
+}
+
+@test "htmltext: bad option" {
+	badopt "usage: htmltext [-aH] [file ...]" htmltext -x
+}
+
+@test "htmltext: empty input" {
+	check 0 '' '' htmltext </dev/null
+}
+
+@test "htmltext: pages with no text (fuzz finding: an empty first page)" {
+	printf 'p1\t\np2\t<p> </p>\n' >in
+	check 0 'p1\t\np2\t\n' '' htmltext -H in
+	check 0 'p1\t\np2\t\n' '' htmltext -aH in
+	check 0 'p1\t\np2\t\n' '' htmltext in
+}
+
+@test "htmltext: paragraphs, blocks, inline elements" {
+	rec '<p>one<p>two <b>bold</b>  and\n<i>italic</i><div>three</div>four<h2>Head</h2>five' >in
+	check 0 'p1\tone\\n\\ntwo bold and italic\\n\\nthree\\n\\nfour\\n\\nHead\\n\\nfive\n' '' htmltext -a in
+}
+
+@test "htmltext: unclosed and misnested tags" {
+	rec '<p><b><i>bold italic</b> after</i> x<p>para</span></div>end' \
+	    '<div><p>a<div>b</p>c</div>d' '<h1>Head<h2>sub</h1>x' >in
+	check 0 'p1\tbold italic after x\\n\\nparaend\np2\ta\\n\\nb\\n\\nc\\n\\nd\np3\tHead\\n\\nsub\\n\\nx\n' '' htmltext -a in
+}
+
+@test "htmltext: lists, nested lists, definition lists" {
+	rec '<ul><li>a<li>b<ul><li>b1<li>b2</ul><li>c</ul>' '<dl><dt>term<dd>def<dt>t2<dd>d2</dl>' >in
+	check 0 'p1\ta\\n\\nb\\n\\nb1\\n\\nb2\\n\\nc\np2\tterm\\n\\ndef\\n\\nt2\\n\\nd2\n' '' htmltext -a -H in
+}
+
+@test "htmltext: tables: rows are paragraphs, cells separated by a TAB" {
+	rec '<table><tr><th>h1<th>h2<tr><td>c1<td> c2 </table>' '<p>a<table><tr><td>x</table>b' >in
+	check 0 'p1\th1\\th2\\n\\nc1\\tc2\np2\ta\\n\\nx\\n\\nb\n' '' htmltext -a in
+}
+
+@test "htmltext: br, pre" {
+	rec '<p>a<br>b<br><br>c<br></p>d' '<p>x<pre>\n  code  here\n\n   more\n</pre>after' >in
+	check 0 'p1\ta\\nb\\n\\nc\\n\\nd\np2\tx\\n\\n  code  here\\n\\n   more\\n\\nafter\n' '' htmltext -a in
+}
+
+@test "htmltext: script, style, noscript, template, svg, title skipped" {
+	rec '<p>a<script>document.write("<p>no</p>")</script>b<style>p{}</style>c<noscript>ns</noscript>d<template>t</template>e<svg><text>s</text></svg>f<title>T</title>g<SCRIPT type=x>x</SCRIPT >h' >in
+	check 0 'p1\tabcdefgh\n' '' htmltext -a in
+}
+
+@test "htmltext: comments, CDATA, doctype, processing instructions" {
+	rec '<!DOCTYPE html><p>x<!-- <p>hidden --> y <![CDATA[ cdata ]]> z<?pi x ?>w<!---->v<!-- unclosed' >in
+	check 0 'p1\tx y zwv\n' '' htmltext -a in
+}
+
+@test "htmltext: attributes in any quoting" {
+	rec '<p class=x id='"'"'a>b'"'"' title="c>d" data-x = y hidden-no>text</p><p hidden>h</p><p aria-hidden="true">a</p><p style="color:red; display: none">s</p><p>v' >in
+	check 0 'p1\ttext\\n\\nv\n' '' htmltext -a in
+}
+
+@test "htmltext: stray < and &" {
+	rec 'a < b && c <3 </ x> y & z &; <' >in
+	check 0 'p1\ta < b && c <3 y & z &; <\n' '' htmltext -aH in
+}
+
+@test "htmltext: named references, with and without semicolon" {
+	rec '<p>&amp; &lt;&gt; &copy; &copy &notin; &notit; &AElig &amp= &nbsp;| &CounterClockwiseContourIntegral; &bogus; &ampx' >in
+	check 0 'p1\t& <> \302\251 \302\251 \342\210\211 \302\254it; \303\206 &= | \342\210\263 &bogus; &x\n' '' htmltext -a in
+}
+
+@test "htmltext: numeric references, invalid ones" {
+	rec '<p>&#65;&#x42;&#X43;&#68 &#0;&#x110000;&#xD800;&#128;&#x9F;&#99999999999999999999;&#;&#x;' >in
+	check 0 'p1\tABCD \357\277\275\357\277\275\357\277\275\342\202\254\305\270\357\277\275&#;&#x;\n' '' htmltext -a in
+}
+
+@test "htmltext: a windows-1252 page with meta charset" {
+	printf 'p1\t<html><head><meta charset="windows-1252"></head><p>caf\351 \223quoted\224 \200\n' >in
+	printf 'p2\t<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><p>na\357ve\n' >>in
+	printf 'p3\t<meta charset=no-such-charset><p>caf\303\251\n' >>in
+	printf 'p4\t<html><head><script>%s</script><meta charset=latin1></head><body><p>caf\351<meta charset=utf-8>\n' "$(repeat x 2000)" >>in
+	printf 'p5\t<html><head></head><body><script>%s</script><meta charset=latin1><p>caf\351\n' "$(repeat x 2000)" >>in
+	check 0 'p1\tcaf\303\251 \342\200\234quoted\342\200\235 \342\202\254\np2\tna\303\257ve\np3\tcaf\303\251\np4\tcaf\303\251\np5\tcaf\357\277\275\n' '' htmltext -aH in
+}
+
+@test "htmltext: a BOM wins over meta; UTF-16" {
+	printf 'p1\t\357\273\277<meta charset=windows-1252><p>caf\303\251\n' >in
+	printf 'p2\t\377\376<\000p\000>\000h\000\351\000!\000\n' >>in
+	printf 'p3\t\376\377\000<\000p\000>\000h\000\351\330\075\336\000\n' >>in
+	check 0 'p1\tcaf\303\251\np2\th\303\251!\np3\th\303\251\360\237\230\200\n' '' htmltext -aH in
+}
+
+@test "htmltext: each invalid UTF-8 byte is U+FFFD" {
+	printf 'p1\t<p>a\377b\303c\355\240\200d\342\202\n' >in
+	check 0 'p1\ta\357\277\275b\357\277\275c\357\277\275\357\277\275\357\277\275d\357\277\275\357\277\275\n' '' htmltext -a in
+}
+
+@test "htmltext: records that do not look like HTML pass through" {
+	rec 'plain text, <p> later\\' '  <!DOCTYPE HTML><p>yes' '\n<P>up' '<pa>no' '<ul><li>no' '<!-- c -->x' '<b>b' >in
+	check 0 'p1\tplain text, <p> later\\\\\np2\tyes\np3\tup\np4\t<pa>no\np5\t<ul><li>no\np6\tx\np7\tb\n' '' htmltext -a in
+	check 0 'p1\tplain text,\\n\\nlater\\\\\np2\tyes\np3\tup\np4\tno\np5\tno\np6\tx\np7\tb\n' '' htmltext -aH in
+}
+
+@test "htmltext: -a keeps the navigation, the default drops it" {
+	body='<p>The article has a first paragraph that is long enough to count, with commas, words, and more words than the menu.</p><p>A second paragraph follows it, also long enough to be scored as content by the extraction, and so on.</p>'
+	rec "<html><body><nav><ul><li><a href=/>Home</a><li><a href=/news>News</a></ul></nav><div class=\"story-body\">$body</div><div class=footer><a href=/about>About us</a> | <a href=/c>Contact</a></div></body></html>" >in
+	text='The article has a first paragraph that is long enough to count, with commas, words, and more words than the menu.\\n\\nA second paragraph follows it, also long enough to be scored as content by the extraction, and so on.'
+	check 0 "p1\\t$text\\n" '' htmltext in
+	check 0 "p1\\tHome\\\\n\\\\nNews\\\\n\\\\n$text\\\\n\\\\nAbout us | Contact\\n" '' htmltext -a in
+}
+
+@test "htmltext: bad records: file:line, the others still converted, exit 1" {
+	printf 'p1\t<p>a\np2\t<p>bad\\q\nnotab\np4\t<p>b\n' >in
+	check 1 'p1\ta\np4\tb\n' 'htmltext: in:2: bad escape in the page text\nhtmltext: in:3: no TAB after the page ID\n' htmltext -a in
+}
+
+@test "htmltext: missing file, several files" {
+	rec '<p>x' >a
+	check 1 'p1\tx\np1\tx\n' 'htmltext: nope: No such file or directory\n' htmltext -a a nope - <a
+}
+
+@test "htmltext: write error" {
+	rec '<p>x' >in
+	check 1 '' 'htmltext: <stdout>: write error: No space left on device\n' sh -c 'htmltext in >/dev/full'
+}
+
+@test "htmltext: 1,000,000 nested divs: no stack overflow, nesting flattened" {
+	awk 'BEGIN { printf "p\t"; for (i = 0; i < 1000000; i++) printf "<div>"
+		printf "deep"; for (i = 0; i < 1000000; i++) printf "</div>"; print "<p>after" }' >in
+	check 0 'p\tdeep\\n\\nafter\n' '' htmltext -a in
+	check 0 'p\tdeep\\n\\nafter\n' '' htmltext in
+}
+
+@test "htmltext: a 20 MB page in 300 MB of virtual memory" {
+	[ -z "${SIMTOOL_SAN:-}" ] || skip "sanitizer build: huge virtual memory"
+	awk 'BEGIN { printf "p\t<html><body><div class=content>"
+		for (i = 0; i < 200000; i++)
+			printf "<p>Paragraph %d of a long page, with <b>some</b> <a href=#x>links</a> &amp; entities.</p>\\n", i
+		print "</div></body></html>" }' >in
+	run -0 sh -c 'ulimit -v 300000 && htmltext in | cksum'
+	[ "$output" = "$(sh -c 'htmltext in' | cksum)" ]
+	run -0 sh -c 'ulimit -v 300000 && htmltext in | wc -c'
+	[ "$output" -gt 12000000 ]
+}
+
+@test "htmltext: 20 MB of tiny elements in 300 MB of virtual memory" {
+	[ -z "${SIMTOOL_SAN:-}" ] || skip "sanitizer build: huge virtual memory"
+	awk 'BEGIN { printf "p\t<p>"; for (i = 0; i < 5000000; i++) printf "<p>x"; print "" }' >in
+	run -0 sh -c 'ulimit -v 300000 && htmltext in | wc -c'
+	[ "$output" -gt 5000000 ]
+}
+
+# Three paragraphs long enough to score as content.
+P1='The first paragraph of the story is long enough to be counted, with commas, clauses, and plenty of words in it.'
+P2='A second paragraph continues the story, again with enough words and commas, so that it scores as content too.'
+P3='The third paragraph closes the story, long and plain, without links, as articles usually end their text.'
+
+@test "htmltext: a blog: menu, comments and footer dropped, the heading kept, the title not" {
+	rec "<html><head><title>Story</title></head><body><div id=menu><a href=/>Home</a> <a href=/a>About</a></div><div class=post><h1>Story</h1><p>$P1</p><p>$P2</p></div><div id=comments><h3>2 Comments</h3><div class=x1><p>Great post, I loved it, thanks for writing it, really, it was very good.</p></div><div class=x1><p>I disagree with most of it, but thanks anyway, it was interesting to read.</p></div></div><div class=footer>Copyright 2024</div></body></html>" >in
+	check 0 "p1\\tStory\\\\n\\\\n$P1\\\\n\\\\n$P2\\n" '' htmltext in
+}
+
+@test "htmltext: an article split across siblings, a related box between" {
+	rec "<html><body><header><nav><a href=/>Home</a></nav></header><main><div class=c9><p>$P1</p></div><div class=zz><h4>Related</h4><ul><li><a href=/1>Another story about something</a><li><a href=/2>Yet another story to read</a></ul></div><div class=c9><p>$P2</p><p>$P3</p></div></main><aside><p>Subscribe to our newsletter for more stories like this one, every day, free.</p></aside></body></html>" >in
+	check 0 "p1\\t$P1\\\\n\\\\n$P2\\\\n\\\\n$P3\\n" '' htmltext in
+}
+
+@test "htmltext: a table layout: the text cell, not the link column" {
+	rec "<html><body><table><tr><td width=150><a href=/>Home</a><br><a href=/b>Blog</a><br><a href=/c>Contact us</a></td><td><font size=2>$P1<br><br>$P2</font></td></tr></table></body></html>" >in
+	check 0 "p1\\t$P1\\\\n\\\\n$P2\\n" '' htmltext in
+}
+
+@test "htmltext: a link list inside the content goes, links in a paragraph stay" {
+	rec "<html><body><div class=k1><div class=k2><p>$P1</p><p>$P2 <a href=/x>one link</a> inside.</p><ul><li><a href=/s1>Share on a network</a></li><li><a href=/s2>Share on another one</a></li><li><a href=/s3>Print this page</a></li></ul><p>$P3</p></div></div><div class=k3><a href=/1>Link one</a> <a href=/2>Link two</a> <a href=/3>Link three</a></div></body></html>" >in
+	check 0 "p1\\t$P1\\\\n\\\\n$P2 one link inside.\\\\n\\\\n$P3\\n" '' htmltext in
+}
+
+@test "htmltext: no paragraph scores: the page less its boilerplate" {
+	rec '<html><body><nav><a href=/>Home</a></nav><div>Short text.</div><footer>Foot</footer></body></html>' >in
+	check 0 'p1\tShort text.\n' '' htmltext in
+}
