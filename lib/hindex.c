@@ -75,12 +75,18 @@ struct hixperm {
 	uint64_t from[FP_MAXBITS / 8][256][2];
 };
 
+/* The tables for ix->bitpos; none for the identity, which costs nothing. */
 static void
 mkperms(struct hix *ix)
 {
-	struct hixperm *t = ecalloc(1, sizeof *t);
+	struct hixperm *t;
 	unsigned k, v, b, j, p;
 
+	for (j = 0; j < FP_MAXBITS && ix->bitpos[j] == j; j++)
+		;
+	if (j == FP_MAXBITS)
+		return;
+	t = ecalloc(1, sizeof *t);
 	for (k = 0; k < FP_MAXBITS / 8; k++)
 		for (v = 0; v < 256; v++)
 			for (b = 0; b < 8; b++) {
@@ -107,6 +113,11 @@ permute(const struct hix *ix, int back, const uint64_t *in, uint64_t out[2])
 	unsigned k, nb = (ix->m + 7) / 8;
 	uint64_t w;
 
+	if (!t) {
+		out[0] = in[0];
+		out[1] = ix->nw == 2 ? in[1] : 0;
+		return;
+	}
 	out[0] = out[1] = 0;
 	for (k = 0; k < nb; k++) {
 		w = in[k >> 3] >> (56 - 8 * (k & 7)) & 255;
@@ -150,22 +161,28 @@ cmpbyrank(const void *a, const void *b)
 }
 
 /*
- * Choose the stored order of the bits of the n fingerprints at fw: rank
- * the bits by how evenly they split the fingerprints, and give the i-th
- * best the i-th position in bit-reversed order (0, 64, 32, 96, ...), so
- * that any run of positions, the block of a table, holds good bits in
- * proportion to its width.
+ * Choose the stored order of the bits of the n fingerprints at fw. When
+ * every bit splits them reasonably evenly (1 in 8 or better either way,
+ * as simhash bits do), blocks of adjacent bits serve and the order stays.
+ * Else rank the bits by how evenly they split the fingerprints and give
+ * the i-th best the i-th position in bit-reversed order (0, 64, 32, 96,
+ * ...), so that any run of positions, the block of a table, holds good
+ * bits in proportion to its width.
  */
 static void
 choosebits(struct hix *ix, const uint64_t *fw, uint32_t n)
 {
 	unsigned nb = (ix->m + 7) / 8, k, v, b, j, i;
-	uint64_t key[FP_MAXBITS], ones[FP_MAXBITS] = { 0 }, skew;
+	uint64_t key[FP_MAXBITS], ones[FP_MAXBITS] = { 0 }, skew, worst = 0;
 	uint32_t (*cnt)[256] = ecalloc(FP_MAXBITS / 8, sizeof *cnt);
 	unsigned char *bitpos = ix->b->bitpos;
-	uint32_t r;
+	uint32_t r, step = n / 65536 + 1;
 
-	for (r = 0; r < n; r++)
+	for (j = 0; j < FP_MAXBITS; j++)
+		bitpos[j] = (unsigned char)j;
+	ix->bitpos = bitpos;
+	/* a sample of 65536 at most tells the balance of the bits well enough */
+	for (r = 0; r < n; r += step)
 		for (k = 0; k < nb; k++)
 			cnt[k][fw[(size_t)r * ix->nw + (k >> 3)] >> (56 - 8 * (k & 7)) & 255]++;
 	for (k = 0; k < nb; k++)
@@ -174,18 +191,20 @@ choosebits(struct hix *ix, const uint64_t *fw, uint32_t n)
 				if (v >> (7 - b) & 1)
 					ones[8 * k + b] += cnt[k][v];
 	free(cnt);
-	for (j = 0; j < FP_MAXBITS; j++)
-		bitpos[j] = (unsigned char)j;
+	n = (n + step - 1) / step;	/* sampled */
 	for (j = 0; j < ix->m; j++) {
 		skew = 2 * ones[j] > n ? 2 * ones[j] - n : n - 2 * ones[j];
 		key[j] = skew << 8 | j;
+		if (skew > worst)
+			worst = skew;
 	}
+	if (worst <= (uint64_t)n * 3 / 4)
+		return;		/* every bit has at least n / 8 ones and zeros */
 	qsort(key, ix->m, sizeof *key, cmpbyrank);
 	/* positions by bit-reversed value: the order in which ranks are dealt */
 	for (j = 0, i = 0; j < FP_MAXBITS && i < ix->m; j++)
 		if (rev7(j) < ix->m)
 			bitpos[key[i++] & 255] = (unsigned char)rev7(j);
-	ix->bitpos = bitpos;
 	mkperms(ix);
 }
 
@@ -294,7 +313,7 @@ hix_finish(struct hix *ix)
 		b->idtext = emalloc(1);
 
 	choosebits(ix, b->infw, n);
-	for (i = 0; i < n; i++) {
+	for (i = 0; ix->perms && i < n; i++) {
 		uint64_t *w = b->infw + (size_t)i * nw, x[2];
 
 		permute(ix, 0, w, x);
@@ -363,8 +382,7 @@ hix_finish(struct hix *ix)
 void
 hix_derive(struct hix *ix)
 {
-	if (!ix->perms)
-		mkperms(ix);
+	mkperms(ix);
 }
 
 /* The distinct value of each position: made after the tables, whose build is the peak. */
@@ -983,7 +1001,6 @@ check(struct qctx *c, uint32_t u, const uint64_t m[2])
 	uint64_t x0 = w[0] ^ c->q[0], x1 = 0;
 	unsigned dist, e;
 
-	c->work += COST_CAND;
 	if (c->ix->nw == 2)
 		x1 = w[1] ^ c->q[1];
 	if ((x0 & m[0]) | (x1 & m[1]))
@@ -1065,6 +1082,7 @@ qgrp(struct qctx *c, uint32_t g)
 				}
 			}
 		}
+		c->work += (uint64_t)(hi[bi] - lo[bi]) * COST_CAND;
 		for (a = lo[bi]; a < hi[bi]; a++)
 			check(c, entry(ix, t, a), t->mask);
 next:
