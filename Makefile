@@ -12,14 +12,14 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Ilib
 LDFLAGS =
 LDLIBS =
 
-TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster
+TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster paireval
 LIBOBJ = lib/util.o lib/rdr.o lib/esc.o lib/tok.o lib/wtab.o lib/fp.o \
 	lib/hindex.o lib/hixfile.o
 LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h \
 	lib/hindex.h lib/hindex_impl.h
 DEVTOOLS = gencorpus genhash genfp hixforge
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
-	man/fmtresult.1 man/simtool.1 man/fpcluster.1
+	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/paireval.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
@@ -113,7 +113,7 @@ SANDIR = build/san
 SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SIMTOOL_SAN=1
 SHARED = ../shared/data
-FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster
+FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster paireval
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread
