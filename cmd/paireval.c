@@ -40,7 +40,7 @@ static struct report *reports;
 static size_t nlabels, labelcap, nreports, reportcap;
 
 /* The totals of the last evaluation (the fuzz harness checks them). */
-static uint64_t tp, fp, fn, tn, unlabelled;
+static uint64_t tp, fp, fn, tn, unlabelled, distinctlabels, distinctreports;
 
 static uint64_t
 pairkey(uint32_t a, uint32_t b)
@@ -345,7 +345,8 @@ sweep(uint64_t positives)
 		putchar('\n');
 	}
 	/* Every distinct similarity as threshold, highest first; a tie keeps the higher. */
-	qsort(reports, nreports, sizeof *reports, simdesc);
+	if (nreports > 0)	/* reports may be null */
+		qsort(reports, nreports, sizeof *reports, simdesc);
 	for (i = 0; i < nreports; i++) {
 		if (reports[i].cls == C_TRUE)
 			t++;
@@ -389,6 +390,8 @@ evaluate(void)
 
 	cnt = ecalloc(kinds.n * 4 + 1, sizeof *cnt);
 	tp = fp = fn = tn = unlabelled = 0;
+	distinctlabels = nlabels;
+	distinctreports = nreports;
 	while (i < nlabels || j < nreports) {
 		if (j == nreports || (i < nlabels && labels[i].key < reports[j].key)) {
 			*(labels[i].positive ? &fn : &tn) += 1;
