@@ -17,7 +17,7 @@ LIBOBJ = lib/util.o lib/rdr.o lib/esc.o lib/tok.o lib/wtab.o lib/fp.o \
 	lib/hindex.o lib/hixfile.o
 LIBHDR = lib/util.h lib/rdr.h lib/esc.h lib/tok.h lib/wtab.h lib/fp.h \
 	lib/hindex.h lib/hindex_impl.h
-DEVTOOLS = gencorpus genhash genfp hixforge
+DEVTOOLS = gencorpus genhash genfp hixforge genedits
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/paireval.1
 MAN5 = man/simrec.5 man/hixfile.5
