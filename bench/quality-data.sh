@@ -430,14 +430,20 @@ awk -F '\t' '!seen[$1 "\t" $2]++ && !seen[$2 "\t" $1]' "$w/labels" >"$tmp/labels
 # every labelled document is in the set
 cut -f1,2 "$tmp/labels.tsv" | tr '\t' '\n' | sort -u | (cd "$tmp" && xargs ls >/dev/null)
 say "JSON Lines"
+# One line per document, written as it is read (linear in its size); the
+# text is the file's lines, each ended by \n.
 (cd "$tmp" && find docs -type f | sort | xargs awk '
-	function flush() {
-		if (f == "") return
-		printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", esc(f), esc(t)
+	# s with every byte c replaced by rep, taken literally (no gsub: awks
+	# differ on backslashes in its replacement)
+	function repl(s, c, rep,   n, i, p, r) {
+		n = split(s, p, c)
+		r = p[1]
+		for (i = 2; i <= n; i++) r = r rep p[i]
+		return r
 	}
 	function esc(s,   i, c, r) {
-		gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
-		gsub(/\r/, "\\r", s); gsub(/\n/, "\\n", s)
+		if (index(s, "\\")) s = repl(s, "\\", "\\\\")
+		if (index(s, "\"")) s = repl(s, "\"", "\\\"")
 		if (s ~ /[\001-\037\177]/) {
 			r = ""
 			for (i = 1; i <= length(s); i++) {
@@ -449,9 +455,9 @@ say "JSON Lines"
 		return s
 	}
 	BEGIN { for (i = 1; i < 128; i++) ord[sprintf("%c", i)] = i }
-	FNR == 1 { flush(); f = FILENAME; t = "" }
-	{ t = t $0 "\n" }
-	END { flush() }') >"$tmp/docs.jsonl"
+	FNR == 1 { if (NR > 1) print "\"}"; printf "{\"id\":\"%s\",\"text\":\"", esc(FILENAME) }
+	{ printf "%s\\n", esc($0) }
+	END { if (NR > 0) print "\"}" }') >"$tmp/docs.jsonl"
 rm -rf "$w"
 rm -rf "$out"
 mv "$tmp" "$out"
