@@ -82,6 +82,16 @@ bench-pipeline: all
 bench-hamq: bin/hamq bin/genfp
 	@sh bench/hamq.sh
 
+# The labelled near-duplicate set (bench/README) and, on it, the scores of
+# trivial baselines through paireval(1). QUALITY is the set's directory.
+# Not part of bench or check: it needs the Debian documentation packages.
+QUALITY = build/quality
+bench-quality-data: all
+	sh bench/quality-data.sh $(QUALITY)
+
+bench-quality: all
+	@QUALITY="$(QUALITY)" sh bench/quality.sh
+
 install: $(BINS)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
@@ -96,7 +106,8 @@ install: $(BINS)
 clean:
 	rm -rf bin build lib/*.o lib/libsim.a $(DEMO)
 
-.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq
+.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq \
+	bench-quality bench-quality-data
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
 # san-check: the whole test suite on tools built with AddressSanitizer,

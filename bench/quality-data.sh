@@ -15,6 +15,9 @@ export LC_ALL
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BIN:-$here/bin}
 out=${1:-$here/build/quality}
+# absolute: the work is done from the source directories too
+mkdir -p "$(dirname "$out")"
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 SEED=${SEED:-1}
 
 doc=/usr/share/doc
@@ -297,7 +300,9 @@ swap() {
 			if (index(l, bs)) on = 1
 		}
 	}
-	/<title>/ { sub(/<title>.*<\/title>/, "<title>" t " " suf "</title>") }
+	# not sub(): its replacement would read the & of entities
+	match($0, /<title>.*<\/title>/) {
+		$0 = substr($0, 1, RSTART - 1) "<title>" t " " suf "</title>" substr($0, RSTART + RLENGTH) }
 	state == 0 { print; if (index($0, cs)) { state = 1; printf "%s", body; print "</div></div></div>" }
 		next }
 	state == 1 && index($0, ce) { state = 2 }
@@ -317,7 +322,8 @@ pgswap() {	# PAGE BSTART BEND CHROME
 		}
 		RS = "\001"
 	}
-	{	sub(/<title>[^<]*<\/title>/, "<title>" t "</title>")
+	{	if (match($0, /<title>[^<]*<\/title>/))
+			$0 = substr($0, 1, RSTART - 1) "<title>" t "</title>" substr($0, RSTART + RLENGTH)
 		a = index($0, "<hr /></div>"); b = index($0, "<div class=\"navfooter\">")
 		if (a == 0 || b == 0) { printf "%s", $0; exit }
 		printf "%s%s%s", substr($0, 1, a + 11), body, substr($0, b) }' "$4"

@@ -171,10 +171,13 @@ choose(unsigned char *mark, size_t n, size_t k, int kinds)
 	free(idx);
 }
 
+/* rate% of n, rounded; at least 1 for a rate above 0, so that an edit edits. */
 static size_t
 count(size_t n, unsigned rate)
 {
-	return (size_t)(((uint64_t)n * rate + 50) / 100);
+	size_t k = (size_t)(((uint64_t)n * rate + 50) / 100);
+
+	return k == 0 && rate > 0 && n > 0 ? 1 : k;
 }
 
 static void
