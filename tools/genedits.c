@@ -90,10 +90,14 @@ load(struct doc *d, const char *path)
 	/* Words: runs of text bytes outside tags, scripts and styles. */
 	for (i = 0; i < d->n;) {
 		if (d->p[i] == '<') {
-			close = rawend(d->p + i + 1, d->n - i - 1);
-			end = close ? strstr(d->p + i, close) : NULL;
-			if (!end)
-				end = memchr(d->p + i, '>', d->n - i);
+			/* a script or style runs to its end tag, any case */
+			if ((close = rawend(d->p + i + 1, d->n - i - 1)))
+				for (s = i + 1; s + strlen(close) <= d->n; s++)
+					if (strncasecmp(d->p + s, close, strlen(close)) == 0) {
+						i = s;
+						break;
+					}
+			end = memchr(d->p + i, '>', d->n - i);
 			i = end ? (size_t)(end - d->p) + 1 : d->n;
 			continue;
 		}
