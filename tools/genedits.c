@@ -137,6 +137,14 @@ load(struct doc *d, const char *path)
 }
 
 static void
+docfree(struct doc *d)
+{
+	free(d->p);
+	free(d->word);
+	free(d->para);
+}
+
+static void
 putspan(const struct doc *d, struct span s)
 {
 	fwrite(d->p + s.off, 1, s.len, stdout);
@@ -360,5 +368,7 @@ main(int argc, char *argv[])
 		wordedits(&d, &donor, (enum op)op, rate);
 		break;
 	}
+	docfree(&d);
+	docfree(&donor);
 	return fshut(stdout, "<stdout>");
 }
