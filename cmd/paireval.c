@@ -394,14 +394,20 @@ evaluate(void)
 	distinctreports = nreports;
 	while (i < nlabels || j < nreports) {
 		if (j == nreports || (i < nlabels && labels[i].key < reports[j].key)) {
-			*(labels[i].positive ? &fn : &tn) += 1;
+			if (labels[i].positive)
+				fn++;
+			else
+				tn++;
 			cnt[labels[i].kind * 4 + labels[i].positive * 2]++;
 			i++;
 		} else if (i == nlabels || reports[j].key < labels[i].key) {
 			unlabelled++;
 			j++;
 		} else {
-			*(labels[i].positive ? &tp : &fp) += 1;
+			if (labels[i].positive)
+				tp++;
+			else
+				fp++;
 			reports[j].cls = labels[i].positive ? C_TRUE : C_FALSE;
 			x = labels[i].kind * 4 + labels[i].positive * 2;
 			cnt[x]++;
