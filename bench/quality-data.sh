@@ -20,7 +20,7 @@ mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 SEED=${SEED:-1}
 
-doc=/usr/share/doc
+doc=${DOCROOT:-/usr/share/doc}	# another root: for trying the script
 L1=$doc/linux-doc-6.1/html
 L2=$doc/linux-doc-6.12/html
 LT=$doc/linux-doc-6.1/Documentation
