@@ -85,13 +85,14 @@ roots='L1 docs/linux/html
 L1S docs/linux/rst
 L2 docs/linux-6.12/html
 LT docs/linux/txt
+LD docs/linux/src
 PY docs/python/html
 PYS docs/python/rst
 PG docs/postgres/html'
 put() { printf '%s %s\n' "$1" "$2" >>"$w/put"; }
 rootdir() {
 	case $1 in
-	L1) echo "$L1" ;; L1S) echo "$L1/_sources" ;; L2) echo "$L2" ;; LT) echo "$LT" ;;
+	L1) echo "$L1" ;; L1S) echo "$L1/_sources" ;; L2) echo "$L2" ;; LT|LD) echo "$LT" ;;
 	PY) echo "$PY" ;; PYS) echo "$PY/_sources" ;; PG) echo "$PG" ;;
 	esac
 }
@@ -102,8 +103,9 @@ flush() {
 		mkdir -p "$tmp/$d"
 		tar -C "$(rootdir "$r")" -cf - -T "$w/put.$r" | tar -C "$tmp/$d" -xf -
 	done
-	# the plain texts are shipped compressed
-	find "$tmp/docs/linux/txt" -name '*.gz' -exec gzip -df {} + 2>/dev/null || true
+	# the plain texts and the Documentation sources are shipped compressed
+	find "$tmp/docs/linux/txt" "$tmp/docs/linux/src" -name '*.gz' -exec gzip -df {} + \
+		2>/dev/null || true
 	: >"$w/put"
 }
 
@@ -142,7 +144,8 @@ take 300 >"$w/l.nat"
 take 400 >"$w/l.edit"
 take 80 >"$w/l.tpl"
 take 600 >"$w/l.ver"
-sort "$w/l.nat" "$w/l.edit" "$w/l.tpl" "$w/l.ver" >"$w/l.used"
+take 60 >"$w/l.copy"
+sort "$w/l.nat" "$w/l.edit" "$w/l.tpl" "$w/l.ver" "$w/l.copy" >"$w/l.used"
 comm -23 "$w/linuxhtml" "$w/l.used" | shuffle linuxrest >"$w/l.rest"
 shuffle python <"$w/python" >"$w/pool"
 take 150 >"$w/p.nat"
@@ -173,6 +176,13 @@ while read -r p; do
 	put PYS "$p.rst.txt"
 	label "docs/python/html/$p.html" "docs/python/rst/$p.rst.txt" 1 natural-html-rst
 done <"$w/p.nat"
+# the same reST source shipped twice: html/_sources and Documentation
+while read -r p; do
+	[ -f "$LT/$p.rst.gz" ] || continue
+	put L1S "$p.rst.txt"
+	put LD "$p.rst.gz"
+	label "docs/linux/rst/$p.rst.txt" "docs/linux/src/$p.rst" 1 natural-copy
+done <"$w/l.copy"
 
 # ---- natural pairs: the same page in two kernel versions ----
 # Judged on the reST sources: the lines diff(1) marks as changed, over the
