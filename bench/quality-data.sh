@@ -192,7 +192,7 @@ if [ -d "$L2/_sources" ]; then
 	say "version pairs (6.1 and 6.12)"
 	while read -r p; do
 		a=$L1/_sources/$p.rst.txt b=$L2/_sources/$p.rst.txt
-		[ -f "$b" ] && [ -f "$L2/$p.html" ] || continue
+		if [ ! -f "$b" ] || [ ! -f "$L2/$p.html" ]; then continue; fi
 		diff "$a" "$b" | awk -v p="$p" -v a="$a" -v b="$b" '/^[<>]/ { c++ }
 			END { while ((getline l < a) > 0) n++; while ((getline l < b) > 0) n++
 			printf "%s %d\n", p, 1000 * c / n }'

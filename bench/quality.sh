@@ -42,10 +42,13 @@ echo "quality set $set_dir: $ndocs documents, $(du -sm docs | cut -f1) MB," \
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
 
-# exact: one awk writes every document's normalized text, one cksum reads them
+# exact: one awk writes every document's normalized text, one cksum reads them.
+# Each awk gets all the paths at once (a few hundred kB; they hold no blanks):
+# run in parts by xargs it would number them, or separate pages, wrongly.
 t0=$(now)
 find docs -type f | sort >"$work/files"
 mkdir "$work/norm"
+# shellcheck disable=SC2046
 awk -v dir="$work/norm" '
 	FNR == 1 { if (out != "") close(out); out = dir "/" ++n; print FILENAME > (dir "/names"); printf "" > out }
 	{ $1 = $1; if (NF) printf "%s ", $0 > out }' $(cat "$work/files")
@@ -54,10 +57,11 @@ awk 'NR == FNR { name[FNR] = $0; next } { id[$1] = id[$1] "\t" name[$2] }
 	END { for (k in id) { n = split(substr(id[k], 2), v, "\t")
 		for (i = 1; i < n; i++) for (j = i + 1; j <= n; j++) print v[i] "\t" v[j] "\t1" } }' \
 	"$work/norm/names" "$work/sums" | sort >"$work/exact"
-texact=$(since "$t0")
+time_exact=$(since "$t0")
 
 # simhash: page records through the toolkit
 t0=$(now)
+# shellcheck disable=SC2046
 awk '
 	FNR == 1 { if (NR > 1) printf "\f"; print FILENAME }
 	{ gsub(/\f/, " "); gsub(/<[^>]*>/, " "); print }' $(cat "$work/files") >"$work/pages.txt"
@@ -70,7 +74,7 @@ nw=$(awk 'END { print NR }' "$work/counts")
 "$bin/fphash" -f "$work/features" -m "$M" -t "$work/hashvalue.txt" "$work/pages" >"$work/fp"
 "$bin/hamq" -s -d "$D" "$work/fp" |
 	awk -F '\t' -v OFS='\t' -v m="$M" '{ print $1, $3, 1 - $2 / m }' >"$work/simhash"
-tsim=$(since "$t0")
+time_simhash=$(since "$t0")
 
 "$bin/paireval" -s labels.tsv "$work/exact" >"$work/exact.ev"
 "$bin/paireval" -s labels.tsv "$work/simhash" >"$work/simhash.ev"
@@ -78,7 +82,7 @@ tsim=$(since "$t0")
 echo
 printf '%-9s %7s %9s %7s %7s %7s %9s %10s %8s\n' baseline "time s" reported tp fp fn precision recall f1
 for b in exact simhash; do
-	eval "t=\$t$( [ $b = exact ] && echo exact || echo sim)"
+	case $b in exact) t=$time_exact ;; *) t=$time_simhash ;; esac
 	awk -F '\t' -v b="$b" -v t="$t" '
 		$1 == "all" { tp = $2; fp = $3; fn = $4; p = $6; r = $7; f = $8 }
 		$1 == "reported" { n = $2 }
