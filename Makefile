@@ -19,14 +19,15 @@ LDLIBS =
 # lib/*.c is part of the library and every lib/*.h a dependency of it: a
 # new file there needs no edit here.
 BUILD = build
-TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext
+TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval
 LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 LIBA = $(BUILD)/libsim.a
-DEVTOOLS = gencorpus genhash genfp hixforge wtabstat
+DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
-	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1
+	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
+	man/paireval.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
@@ -96,6 +97,16 @@ bench-extract: bin/htmltext
 bench-hamq: bin/hamq bin/genfp
 	@sh bench/hamq.sh
 
+# The labelled near-duplicate set (bench/README) and, on it, the scores of
+# trivial baselines through paireval(1). QUALITY is the set's directory.
+# Not part of bench or check: it needs the Debian documentation packages.
+QUALITY = build/quality
+bench-quality-data: all
+	sh bench/quality-data.sh $(QUALITY)
+
+bench-quality: all
+	@QUALITY="$(QUALITY)" sh bench/quality.sh
+
 install: $(BINS)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
@@ -110,7 +121,8 @@ install: $(BINS)
 clean:
 	rm -rf bin $(BUILD) $(DEMO) lib/*.o lib/libsim.a
 
-.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-extract
+.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq \
+	bench-extract bench-quality bench-quality-data
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
 # san-check: the whole test suite on tools built with AddressSanitizer,
@@ -128,7 +140,8 @@ SANDIR = $(BUILD)/san-$(SANCC)
 SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SIMTOOL_SAN=1
 SHARED = ../shared/data
-FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json html
+FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
+	html paireval
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread
