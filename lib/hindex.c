@@ -84,7 +84,7 @@ mkperms(struct hix *ix)
 
 	for (j = 0; j < FP_MAXBITS && ix->bitpos[j] == j; j++)
 		;
-	if (j == FP_MAXBITS)
+	if (j == FP_MAXBITS || ix->perms)
 		return;
 	t = ecalloc(1, sizeof *t);
 	for (k = 0; k < FP_MAXBITS / 8; k++)
