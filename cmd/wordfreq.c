@@ -15,6 +15,7 @@
 enum { PLAIN, STOP, VOCAB };
 
 static int pflag;		/* per-page counts */
+static unsigned tokflags;	/* TOK_UNICODE with -u */
 static int vflag;		/* count only vocabulary words */
 
 static struct wtab words;
@@ -118,7 +119,7 @@ wordfreq(const char *path)
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	tok_init(&t);
+	tok_init(&t, tokflags);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
 		if (inid) {
 			/* the ID whole, to check its escapes (and for -p) */
@@ -187,9 +188,27 @@ puttotals(void)
 static int
 loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 {
-	size_t first = words.n;
-	int st = load(&words, path);
+	struct wtab list;
+	struct obuf folded = { 0 };
+	const char *w;
+	size_t first = words.n, i, n;
+	int st;
 
+	if (!(tokflags & TOK_UNICODE)) {
+		st = load(&words, path);
+	} else {
+		/* the loaders fold ASCII only: fold the rest as the text is */
+		wtab_init(&list);
+		st = load(&list, path);
+		for (i = 0; i < list.n; i++) {
+			w = wtab_word(&list, (uint32_t)i, &n);
+			folded.n = 0;
+			tok_fold(&folded, w, n);
+			wtab_intern(&words, folded.p, folded.n);
+		}
+		wtab_free(&list);
+		free(folded.p);
+	}
 	growtables();
 	for (; first < words.n; first++)
 		kind[first] = (unsigned char)k;
@@ -202,7 +221,7 @@ loadvocab(struct wtab *t, const char *path)
 	return wtab_load_lines(t, path, 0);
 }
 
-static const char synopsis[] = "[-p] [-s stopwords] [-v vocabulary] [file ...]";
+static const char synopsis[] = "[-pu] [-s stopwords] [-v vocabulary] [file ...]";
 
 static void
 usage(void)
@@ -217,7 +236,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "hps:v:")) != -1) {
+	while ((c = getopt(argc, argv, "hps:uv:")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
@@ -226,6 +245,9 @@ main(int argc, char *argv[])
 			break;
 		case 's':
 			stopfile = optarg;
+			break;
+		case 'u':
+			tokflags |= TOK_UNICODE;
 			break;
 		case 'v':
 			vocabfile = optarg;

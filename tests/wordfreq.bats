@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-p] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-pu] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-p] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-pu] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 @test "wordfreq: totals in order of first appearance" {
@@ -233,4 +233,48 @@ load faults
 	)
 	check 0 'ab\t20000000\ncd\t20000000\n' '' cat total
 	check 0 'P\tab:20000000 cd:20000000\n' '' cat pages
+}
+
+@test "wordfreq -u: letters and digits of any script, folded" {
+	printf 'p\tnaïve NAÏVE Straße ΣΟΦΊΑ don'"'"'t e-mail2you\n' >in
+	check 0 'p\tnaïve:2 straße:1 σοφία:1 don:1 t:1 e:1 mail2you:1\n' '' wordfreq -u -p in
+	check 0 'p\tna:2 ve:2 stra:1 e:2 don:1 t:1 mail:1 you:1\n' '' wordfreq -p in
+}
+
+@test "wordfreq -u: scripts without spaces give one word per character" {
+	printf 'p\t日本語 hello世界 カタカナ ไทย 한국어 문장\n' >in
+	check 0 'p\t日:1 本:1 語:1 hello:1 世:1 界:1 カ:2 タ:1 ナ:1 ไ:1 ท:1 ย:1 한국어:1 문장:1\n' '' \
+		wordfreq -u -p in
+}
+
+@test "wordfreq -u: combining marks stay in the word; a mark alone separates" {
+	# e + U+0301 is one word; a Thai consonant keeps its tone mark; a lone mark is dropped
+	printf 'p\te\314\201t \314\201x \340\270\201\340\271\210\340\270\262\n' >in
+	check 0 'p\te\314\201t:1 x:1 \340\270\201\340\271\210:1 \340\270\262:1\n' '' wordfreq -u -p in
+}
+
+@test "wordfreq -u: invalid UTF-8 separates words" {
+	# a stray continuation, an overlong form, a surrogate, a cut sequence, a bad lead
+	printf 'p\ta\200b c\300\257d e\355\240\200f g\303h i\377j\n' >in
+	check 0 'p\ta:1 b:1 c:1 d:1 e:1 f:1 g:1 h:1 i:1 j:1\n' '' wordfreq -u -p in
+}
+
+@test "wordfreq -u: underscore, colon and escapes are never part of a word" {
+	printf 'p\tsnake_case a:b x\\ty\\\\z\n' >in
+	check 0 'p\tsnake:1 case:1 a:1 b:1 x:1 y:1 z:1\n' '' wordfreq -u -p in
+}
+
+@test "wordfreq -u: a character cut at the end of a read block" {
+	# the 3 bytes of U+65E5 straddle the reader's first 256 KiB block
+	{ printf 'p\t'; repeat a 262140; printf '\346\227\245b\n'; } >in
+	{ repeat a 262140; printf '\t1\n\346\227\245\t1\nb\t1\n'; } >want
+	cmpout 0 want /dev/null wordfreq -u in
+}
+
+@test "wordfreq -u: stopwords and vocabulary are folded the same way" {
+	printf 'p\tÉTÉ été Été ÇA ça x\n' >in
+	printf 'ÉTÉ\n' >sw
+	printf 'ÇA\t9\n' >voc
+	check 0 'ça\t2\nx\t1\n' '' wordfreq -u -s sw in
+	check 0 'ça\t2\n' '' wordfreq -u -v voc in
 }
