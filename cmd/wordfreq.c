@@ -16,6 +16,8 @@ enum { PLAIN, STOP, VOCAB };
 
 static int pflag;		/* per-page counts */
 static unsigned tokflags;	/* TOK_UNICODE with -u */
+static int kgram = 1;		/* features are k-grams of words (-k) */
+static int havestop;		/* a stopword list is loaded */
 static int vflag;		/* count only vocabulary words */
 
 static struct wtab words;
@@ -41,12 +43,19 @@ growtables(void)
 	memset(kind + old, PLAIN, kindcap - old);
 }
 
+#define MAXGRAM 16
+
+/* The last k words of the page, joined by '_': the k-gram they make. */
+static struct obuf gram;
+static size_t gramlen[MAXGRAM];	/* the length of each of its words */
+static int ngram;
+
+/* Count feature w: a word, or a k-gram. */
 static void
-addword(void *ctx, const char *w, size_t n)
+addfeature(const char *w, size_t n)
 {
 	uint32_t i;
 
-	(void)ctx;
 	if (vflag) {
 		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
 			return;
@@ -61,6 +70,46 @@ addword(void *ctx, const char *w, size_t n)
 		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
 		touched[ntouched++] = i;
 	}
+}
+
+/*
+ * A word of the text. Stopwords are dropped first; the k-grams are those of
+ * the words that remain. Each word is copied into k grams at most, so the
+ * work is linear in the text.
+ */
+static void
+addword(void *ctx, const char *w, size_t n)
+{
+	uint32_t i;
+
+	(void)ctx;
+	if (kgram == 1) {
+		addfeature(w, n);
+		return;
+	}
+	if (havestop && (i = wtab_find(&words, w, n)) != WTAB_NONE && kind[i] == STOP)
+		return;
+	if (ngram == kgram) {
+		/* the first word leaves the window, with its '_' */
+		gram.n -= gramlen[0] + 1;
+		memmove(gram.p, gram.p + gramlen[0] + 1, gram.n);
+		memmove(gramlen, gramlen + 1, (size_t)(kgram - 1) * sizeof *gramlen);
+		ngram--;
+	}
+	if (ngram > 0)
+		obuf_addc(&gram, '_');
+	obuf_add(&gram, w, n);
+	gramlen[ngram++] = n;
+	if (ngram == kgram)
+		addfeature(gram.p, gram.n);
+}
+
+/* The page's text has ended: no k-gram spans two pages. */
+static void
+endtext(void)
+{
+	ngram = 0;
+	gram.n = 0;
 }
 
 static struct obuf out;		/* output records, written a block at a time */
@@ -147,6 +196,7 @@ wordfreq(const char *path)
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
 				badid = 1;
 			}
+			endtext();
 			/* a bad record is reported, not written */
 			if (badid)
 				droppage();
@@ -221,7 +271,7 @@ loadvocab(struct wtab *t, const char *path)
 	return wtab_load_lines(t, path, 0);
 }
 
-static const char synopsis[] = "[-pu] [-s stopwords] [-v vocabulary] [file ...]";
+static const char synopsis[] = "[-pu] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static void
 usage(void)
@@ -236,10 +286,13 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "hps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "hk:ps:uv:")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
+		case 'k':
+			kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
+			break;
 		case 'p':
 			pflag = 1;
 			break;
@@ -263,6 +316,7 @@ main(int argc, char *argv[])
 	growtables();
 	if (stopfile && loadlist(stopfile, STOP, wtab_load_words) < 0)
 		return EXIT_DATA;
+	havestop = stopfile != NULL;
 	if (vocabfile) {
 		vflag = 1;
 		if (loadlist(vocabfile, VOCAB, loadvocab) < 0)

@@ -1,7 +1,7 @@
 /*
  * Fuzz wordfreq: record reading and tokenizing (part 0), stopword loading
  * (part 1, if OPT2 bit 1) and vocabulary loading (part 2, if OPT2 bit 2);
- * OPT2 bit 0 is -p.
+ * OPT2 bit 0 is -p, bit 3 -u, bits 4-5 the k-gram length - 1 (-k).
  */
 #include "fuzz.h"
 
@@ -21,6 +21,9 @@ reset(void)
 	count = NULL;
 	touched = NULL;
 	memset(&id, 0, sizeof id);
+	free(gram.p);
+	memset(&gram, 0, sizeof gram);
+	ngram = 0;
 	kindcap = countcap = ntouched = touchedcap = 0;
 }
 
@@ -32,6 +35,9 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	fuzz_begin(&in, d, n, 3);
 	pflag = in.o2 & 1;
 	vflag = 0;
+	tokflags = in.o2 & 8 ? TOK_UNICODE : 0;
+	kgram = 1 + (in.o2 >> 4 & 3);
+	havestop = (in.o2 & 2) != 0;
 	wtab_init(&words);
 	growtables();
 	if ((in.o2 & 2) && loadlist(in.path[1], STOP, wtab_load_words) < 0)

@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-pu] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-pu] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-pu] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-pu] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 @test "wordfreq: totals in order of first appearance" {
@@ -277,4 +277,48 @@ load faults
 	printf 'ÇA\t9\n' >voc
 	check 0 'ça\t2\nx\t1\n' '' wordfreq -u -s sw in
 	check 0 'ça\t2\n' '' wordfreq -u -v voc in
+}
+
+@test "wordfreq -k: word k-grams joined by underscores, per page and in total" {
+	printf 'p\tThe cat sat on the mat\nq\tone two\nr\tsolo\n' >in
+	check 0 'p\tthe_cat:1 cat_sat:1 sat_on:1 on_the:1 the_mat:1\nq\tone_two:1\nr\t\n' '' \
+		wordfreq -p -k 2 in
+	check 0 'the_cat_sat\t1\ncat_sat_on\t1\nsat_on_the\t1\non_the_mat\t1\n' '' wordfreq -k 3 in
+	check 0 'p\tthe:2 cat:1 sat:1 on:1 mat:1\nq\tone:1 two:1\nr\tsolo:1\n' '' wordfreq -p -k 1 in
+}
+
+@test "wordfreq -k: no k-gram spans two pages; repeats are counted" {
+	printf 'p\ta b a b a\nq\tb a\n' >in
+	check 0 'p\ta_b:2 b_a:2\nq\tb_a:1\n' '' wordfreq -p -k 2 in
+	check 0 'a_b\t2\nb_a\t3\n' '' wordfreq -k 2 in
+}
+
+@test "wordfreq -k: stopwords leave the text before the k-grams are made" {
+	printf 'p\tthe cat and the dog\n' >in
+	printf 'the and\n' >sw
+	check 0 'p\tcat_dog:1\n' '' wordfreq -p -k 2 -s sw in
+}
+
+@test "wordfreq -k: a vocabulary of k-grams, from topn" {
+	printf 'p\ta b c a b\nq\tb c d\n' >in
+	wordfreq -k 2 in | topn 2 >voc
+	check 0 'a_b\t2\nb_c\t2\n' '' cat voc
+	check 0 'p\ta_b:2 b_c:1\nq\tb_c:1\n' '' wordfreq -p -k 2 -v voc in
+}
+
+@test "wordfreq -k -u: k-grams of characters in scripts without spaces" {
+	printf 'p\t日本語です\n' >in
+	check 0 'p\t日_本:1 本_語:1 語_で:1 で_す:1\n' '' wordfreq -u -p -k 2 in
+}
+
+@test "wordfreq -k: length out of range" {
+	check 2 '' "wordfreq: length '17' is too large (allowed: 1 to 16)\n" wordfreq -k 17 /dev/null
+}
+
+@test "wordfreq -k 16: a page of 200000 words stays linear" {
+	awk 'BEGIN { printf "p\t"; for (i = 0; i < 200000; i++) printf "w%c ", 97 + i % 26; print "" }' >in
+	run wordfreq -p -k 16 in
+	[ "$status" -eq 0 ]
+	# 26 distinct 16-grams, each 200000/26 times or so
+	[ "$(printf '%s\n' "$output" | tr ' ' '\n' | grep -c '_')" -eq 26 ]
 }
