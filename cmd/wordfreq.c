@@ -15,6 +15,7 @@
 enum { PLAIN, STOP, VOCAB };
 
 static int pflag;		/* per-page counts */
+static int dflag;		/* document frequencies */
 static unsigned tokflags;	/* TOK_UNICODE with -u */
 static int kgram = 1;		/* features are k-grams of words (-k) */
 static int havestop;		/* a stopword list is loaded */
@@ -24,6 +25,9 @@ static struct wtab words;
 static unsigned char *kind;	/* by word id */
 static unsigned long long *count;	/* by word id: over all pages, or in this page */
 static size_t kindcap, countcap;
+static unsigned long long *docfreq;	/* by word id, with -d: pages holding it */
+static size_t docfreqcap;
+static unsigned long long ndocs;	/* pages read, with -d */
 static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 static size_t ntouched, touchedcap;
 
@@ -41,6 +45,11 @@ growtables(void)
 	old = kindcap;
 	egrow(&kind, &kindcap, words.n + 1, sizeof *kind);
 	memset(kind + old, PLAIN, kindcap - old);
+	if (dflag) {
+		old = docfreqcap;
+		egrow(&docfreq, &docfreqcap, words.n + 1, sizeof *docfreq);
+		memset(docfreq + old, 0, (docfreqcap - old) * sizeof *docfreq);
+	}
 }
 
 #define MAXGRAM 16
@@ -66,7 +75,7 @@ addfeature(const char *w, size_t n)
 		if (kind[i] == STOP)
 			return;
 	}
-	if (count[i]++ == 0 && pflag) {
+	if (count[i]++ == 0 && (pflag || dflag)) {
 		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
 		touched[ntouched++] = i;
 	}
@@ -146,6 +155,20 @@ putpage(void)
 	flushout(0);
 }
 
+/* Count the page just read as a document holding each of its features once. */
+static void
+docpage(void)
+{
+	size_t i;
+
+	for (i = 0; i < ntouched; i++) {
+		docfreq[touched[i]]++;
+		count[touched[i]] = 0;
+	}
+	ntouched = 0;
+	ndocs++;
+}
+
 /* Forget the counts of a page that is not written. */
 static void
 droppage(void)
@@ -202,6 +225,8 @@ wordfreq(const char *path)
 				droppage();
 			else if (pflag)
 				putpage();
+			else if (dflag)
+				docpage();
 			ret |= badid;
 			badid = 0;
 			id.n = 0;
@@ -226,6 +251,31 @@ puttotals(void)
 		obuf_add(&out, w, n);
 		obuf_addc(&out, '\t');
 		obuf_addu(&out, count[i]);
+		obuf_addc(&out, '\n');
+		flushout(0);
+	}
+}
+
+/*
+ * Write the document count "<TAB>N", then "word<TAB>df" for every feature
+ * in some page, in order of first appearance.
+ */
+static void
+putdocfreq(void)
+{
+	const char *w;
+	size_t i, n;
+
+	obuf_addc(&out, '\t');
+	obuf_addu(&out, ndocs);
+	obuf_addc(&out, '\n');
+	for (i = 0; i < words.n; i++) {
+		if (!docfreq[i])
+			continue;
+		w = wtab_word(&words, (uint32_t)i, &n);
+		obuf_add(&out, w, n);
+		obuf_addc(&out, '\t');
+		obuf_addu(&out, docfreq[i]);
 		obuf_addc(&out, '\n');
 		flushout(0);
 	}
@@ -271,7 +321,7 @@ loadvocab(struct wtab *t, const char *path)
 	return wtab_load_lines(t, path, 0);
 }
 
-static const char synopsis[] = "[-pu] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+static const char synopsis[] = "[-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static void
 usage(void)
@@ -286,8 +336,11 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "hk:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "dhk:ps:uv:")) != -1) {
 		switch (c) {
+		case 'd':
+			dflag = 1;
+			break;
 		case 'h':
 			return help(synopsis);
 		case 'k':
@@ -311,6 +364,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (dflag && pflag)
+		usage();
 
 	wtab_init(&words);
 	growtables();
@@ -329,7 +384,9 @@ main(int argc, char *argv[])
 	/* stop at a write error: the output is lost, and fshut still knows why */
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= wordfreq(*argv);
-	if (!pflag)
+	if (dflag)
+		putdocfreq();
+	else if (!pflag)
 		puttotals();
 	flushout(1);
 	ret |= fshut(stdout, "<stdout>");

@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-pu] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-pu] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 @test "wordfreq: totals in order of first appearance" {
@@ -321,4 +321,28 @@ load faults
 	[ "$status" -eq 0 ]
 	# 26 distinct 16-grams, each 200000/26 times or so
 	[ "$(printf '%s\n' "$output" | tr ' ' '\n' | grep -c '_')" -eq 26 ]
+}
+
+@test "wordfreq -d: document frequencies, the document count first" {
+	printf 'p\ta b a\nq\tb c\nr\t\n' >in
+	check 0 '\t3\na\t1\nb\t2\nc\t1\n' '' wordfreq -d in
+	check 0 '\t0\n' '' wordfreq -d </dev/null
+	printf 'b\n' >sw
+	check 0 '\t3\na\t1\nc\t1\n' '' wordfreq -d -s sw in
+	check 0 '\t3\na_b\t1\nb_a\t1\nb_c\t1\n' '' wordfreq -d -k 2 in
+}
+
+@test "wordfreq -d: shards add up under topn" {
+	printf 'p\ta b a c\nq\tb c\n' >s1
+	printf 'r\ta d\n' >s2
+	wordfreq -d s1 >d1
+	wordfreq -d s2 >d2
+	check 0 '\t3\na\t2\nb\t2\nc\t2\nd\t1\n' '' topn 100 d1 d2
+	check 0 '\t3\na\t2\nb\t2\nc\t2\nd\t1\n' '' sh -c 'wordfreq -d s1 s2 | topn 100'
+}
+
+@test "wordfreq -d: a bad record is no document; -d with -p is a usage error" {
+	printf 'p\ta\nq\tb\\x\nr\ta\n' >in
+	check 1 '\t2\na\t2\n' 'wordfreq: in:2: bad escape in the page text\n' wordfreq -d in
+	check 2 '' "$u" wordfreq -d -p in
 }
