@@ -35,6 +35,7 @@ static size_t ntouched, featcap, rowcap, touchedcap;
 static struct wtab dfwords;	/* -D: the features with a document frequency */
 static uint64_t *df;		/* by dfwords id */
 static size_t dfcap;
+static const char **dffile;	/* the -D operands */
 static uint64_t ndocs;		/* -D: the number of documents */
 static int havedocs;		/* a file gave it */
 
@@ -432,7 +433,7 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	const char *featfile = NULL, *tablefile = NULL, **dffile;
+	const char *featfile = NULL, *tablefile = NULL;
 	size_t nrows = 0, ndf = 0, i, n;
 	const char *w;
 	int c, ret = 0;
