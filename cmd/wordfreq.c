@@ -59,12 +59,13 @@ static struct obuf gram;
 static size_t gramlen[MAXGRAM];	/* the length of each of its words */
 static int ngram;
 
-/* Count feature w: a word, or a k-gram. */
+/* Count feature w: a word, or a k-gram. Without -k, the tokenizer's callback. */
 static void
-addfeature(const char *w, size_t n)
+addfeature(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
+	(void)ctx;
 	if (vflag) {
 		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
 			return;
@@ -91,11 +92,6 @@ addword(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
-	(void)ctx;
-	if (kgram == 1) {
-		addfeature(w, n);
-		return;
-	}
 	if (havestop && (i = wtab_find(&words, w, n)) != WTAB_NONE && kind[i] == STOP)
 		return;
 	if (ngram == kgram) {
@@ -110,7 +106,7 @@ addword(void *ctx, const char *w, size_t n)
 	obuf_add(&gram, w, n);
 	gramlen[ngram++] = n;
 	if (ngram == kgram)
-		addfeature(gram.p, gram.n);
+		addfeature(ctx, gram.p, gram.n);
 }
 
 /* The page's text has ended: no k-gram spans two pages. */
@@ -188,6 +184,8 @@ wordfreq(const char *path)
 	const char *p, *tab;
 	ptrdiff_t n;
 	int eol, inid = 1, badid = 0, ret = 0;
+	/* words are the features themselves unless they make k-grams */
+	tok_fn *add = kgram == 1 ? addfeature : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
@@ -213,9 +211,9 @@ wordfreq(const char *path)
 			n -= tab + 1 - p;
 			p = tab + 1;
 		}
-		tok_feed(&t, p, (size_t)n, addword, NULL);
+		tok_feed(&t, p, (size_t)n, add, NULL);
 		if (eol) {
-			if (tok_end(&t, addword, NULL) < 0 && !badid) {
+			if (tok_end(&t, add, NULL) < 0 && !badid) {
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
 				badid = 1;
 			}

@@ -47,14 +47,22 @@ sip_loadtail(const unsigned char *p, size_t n)
 
 #define SIP_ROTL(x, b)	((x) << (b) | (x) >> (64 - (b)))
 
-/* rounds SipRounds on the state v0..v3 (variables of the caller). */
+#define SIP_ROUND() do { \
+	v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32); \
+	v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2; \
+	v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0; \
+	v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32); \
+} while (0)
+
+/*
+ * rounds (0 to 4) SipRounds on the state v0..v3, variables of the caller:
+ * written out, so that a constant count leaves no loop behind.
+ */
 #define SIP_ROUNDS(rounds) do { \
-	for (int sip_r_ = (rounds); sip_r_ > 0; sip_r_--) { \
-		v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32); \
-		v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2; \
-		v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0; \
-		v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32); \
-	} \
+	if ((rounds) > 0) SIP_ROUND(); \
+	if ((rounds) > 1) SIP_ROUND(); \
+	if ((rounds) > 2) SIP_ROUND(); \
+	if ((rounds) > 3) SIP_ROUND(); \
 } while (0)
 
 /* The last block of a message of n bytes ending with the n % 8 bytes at tail. */
@@ -66,7 +74,7 @@ sip_lastblock(const unsigned char *tail, size_t n)
 }
 
 /*
- * SipHash-c-d of the n bytes at msg, whose last block (sip_lastblock) is
+ * SipHash-c-d (1 <= c, d <= 4) of the n bytes at msg, whose last block (sip_lastblock) is
  * last: a caller that has it already passes it. With out128 set, the
  * 128-bit form: its two halves go to out128[0] and out128[1] (the first 8
  * bytes of the reference output are out128[0] little-endian), and the
