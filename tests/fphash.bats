@@ -353,3 +353,12 @@ fphash: in:3: bad count item 'apple:'
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]:0:2}" = "a	" ]
 }
+
+@test "fphash -H: 200000 distinct features in one page, each hashed once" {
+	awk 'BEGIN { printf "p\t"; for (i = 0; i < 200000; i++) printf "f%d:1 ", i; print "" }' >big
+	run fphash -H -m 128 big big
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "${lines[1]}" ]
+	[ "${#lines[0]}" -eq 130 ]
+}

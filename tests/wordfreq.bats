@@ -346,3 +346,12 @@ load faults
 	check 1 '\t2\na\t2\n' 'wordfreq: in:2: bad escape in the page text\n' wordfreq -d in
 	check 2 '' "$u" wordfreq -d -p in
 }
+
+@test "wordfreq -u: a letter with 300000 combining marks is one word" {
+	{ printf 'p\tx'; awk 'BEGIN { for (i = 0; i < 300000; i++) printf "\314\201" }'; printf ' y\n'; } >in
+	run wordfreq -u in
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${#lines[0]}" -eq 600003 ]
+	[ "${lines[1]}" = "y	1" ]
+}
