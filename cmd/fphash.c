@@ -327,6 +327,10 @@ fingerprint(struct fp *f, const struct rdr *r)
 	size_t k;
 	unsigned nplanes, i, l, h;
 
+	/* the counts become weights (-w); raw counts are their own */
+	if (wmode != RAW)
+		for (k = 0; k < ntouched; k++)
+			weight[touched[k]] = weigh(touched[k], weight[touched[k]]);
 	for (k = 0; k < ntouched; k++) {
 		if (total > INT64_MAX / 4 - (int64_t)weight[touched[k]]) {
 			weprintf("%s:%ju: page weights are too large", r->name, r->lineno);
@@ -378,18 +382,6 @@ fingerprint(struct fp *f, const struct rdr *r)
 	return 0;
 }
 
-/* The counts of the page become weights (-w); raw counts stay as they are. */
-static int
-weighall(void)
-{
-	size_t k;
-
-	if (wmode != RAW)
-		for (k = 0; k < ntouched; k++)
-			weight[touched[k]] = weigh(touched[k], weight[touched[k]]);
-	return 0;
-}
-
 static int
 fphash(const char *path)
 {
@@ -407,8 +399,7 @@ fphash(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (addcounts(tab + 1, line + n, &r) < 0 || weighall() < 0 ||
-		    fingerprint(&f, &r) < 0) {
+		if (addcounts(tab + 1, line + n, &r) < 0 || fingerprint(&f, &r) < 0) {
 			for (; ntouched; ntouched--)
 				weight[touched[ntouched - 1]] = 0;
 			ret = 1;
