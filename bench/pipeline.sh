@@ -10,6 +10,9 @@
 # bench/out/ (not in git). For each corpus the table gives, per stage run
 # alone on files, the median wall time of the runs, the median CPU time
 # (user + system), the peak RSS, the input size and MB/s (input / wall);
+# the open-world stages (wordfreq -u, with the ratio of its times to those
+# of wordfreq; -d and -p with 3-grams; fphash -H, raw and TF-IDF), not part
+# of the pipeline;
 # then the whole pipeline (simtool N M, where the stages overlap through
 # pipes) the same way: its CPU time is that of all its processes, its RSS
 # that of the largest. The machine's load is printed with each table: wall
@@ -109,6 +112,7 @@ table() {
 	mv "docsplit sample.out" sample.rec
 	measure "wordfreq (totals)" article.rec -- wordfreq -s stopwords.txt article.rec
 	mv "wordfreq (totals).out" counts
+	asciiwall=$wall asciicpu=$cpu
 	measure "topn $n" counts -- topn "$n" counts
 	mv "topn $n.out" features
 	measure "wordfreq -p article" article.rec -- wordfreq -p -s stopwords.txt -v features article.rec
@@ -122,6 +126,16 @@ table() {
 	measure "hamq" "article.fp sample.fp" -- hamq -a -d 3 article.fp sample.fp
 	mv hamq.out matches
 	measure "fmtresult" matches -- fmtresult matches
+	echo "-- open-world stages (not part of simtool)"
+	measure "wordfreq -u (totals)" article.rec -- wordfreq -u -s stopwords.txt article.rec
+	echo "$asciiwall $wall $asciicpu $cpu" |
+	    awk '{ printf "wordfreq -u / wordfreq: wall %.2f, cpu %.2f\n", $2 / $1, ($3 > 0 ? $4 / $3 : 0) }'
+	measure "wordfreq -d -k 3" article.rec -- wordfreq -d -k 3 -s stopwords.txt article.rec
+	mv "wordfreq -d -k 3.out" article.df3
+	measure "wordfreq -p -k 3" article.rec -- wordfreq -p -k 3 -s stopwords.txt article.rec
+	mv "wordfreq -p -k 3.out" article.pages3
+	measure "fphash -H" article.pages3 -- fphash -H -m "$m" article.pages3
+	measure "fphash -H -w tfidf" article.pages3 -- fphash -H -m "$m" -w tfidf -D article.df3 article.pages3
 	echo "----"
 	measure "simtool (whole)" "article.txt sample.txt" -- simtool "$n" "$m"
 	echo "result.txt: $(wc -l <result.txt) lines, $(wc -c <result.txt) bytes"

@@ -1,4 +1,11 @@
 /* fphash: simhash fingerprints of per-page word counts. */
+/*
+ * The weights are computed with + - * / only, each rounded as written: no
+ * fused multiply-add (gcc never contracts in ISO C mode, -std=c11).
+ */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,16 +15,194 @@
 
 #include "fp.h"
 #include "rdr.h"
+#include "siphash.h"
 #include "util.h"
 #include "wtab.h"
 
+enum { RAW, LOG, BIN, TFIDF };
+
 static unsigned mbits;		/* fingerprint width M */
 static unsigned nwords;		/* 64-bit words of a fingerprint: 1 or 2 */
+static int hflag;		/* hash the features (-H) */
+static int openset;		/* -H without -f: every item is a feature */
+static int wmode = RAW;		/* the weight of a count (-w) */
+static uint64_t key0, key1 = ~(uint64_t)0;	/* the SipHash key of -s */
 static struct wtab features;	/* feature i has id i */
-static struct fp *rows;		/* row i of the hash table, as fingerprint bits */
-static uint64_t *weight;	/* by feature: occurrences in this page */
+static struct fp *rows;		/* row i of the hash table, or the hash of feature i, as bits */
+static uint64_t *weight;	/* by feature: occurrences in this page, then their weight */
 static uint32_t *touched;	/* features with a weight in this page */
-static size_t ntouched;
+static size_t ntouched, featcap, rowcap, touchedcap;
+static struct wtab dfwords;	/* -D: the features with a document frequency */
+static uint64_t *df;		/* by dfwords id */
+static size_t dfcap;
+static const char **dffile;	/* the -D operands */
+static uint64_t ndocs;		/* -D: the number of documents */
+static int havedocs;		/* a file gave it */
+
+/*
+ * The fingerprint bits of feature w under -H: bit j (counted from 0 at the
+ * left) is bit j, counted from the least significant, of its SipHash-2-4
+ * (M <= 64), or of the first half of its SipHash-2-4-128 for j < 64 and
+ * of the second for j >= 64 (M > 64). Bits past M are 0.
+ */
+static void
+hashrow(struct fp *f, const char *w, size_t n)
+{
+	uint64_t h[2] = { 0, 0 };
+	unsigned j;
+
+	if (mbits <= 64)
+		h[0] = siphash24(key0, key1, w, n);
+	else
+		siphash24_128(key0, key1, w, n, h);
+	memset(f, 0, sizeof *f);
+	for (j = 0; j < mbits; j++)
+		if (h[j >> 6] >> (j & 63) & 1)
+			fp_setbit(f, j);
+}
+
+/* Room for the features up to the table's size (-H without -f adds them as they come). */
+static void
+growfeatures(void)
+{
+	size_t old = featcap;
+
+	egrow(&rows, &rowcap, features.n + 1, sizeof *rows);
+	egrow(&touched, &touchedcap, features.n + 1, sizeof *touched);
+	egrow(&weight, &featcap, features.n + 1, sizeof *weight);
+	memset(weight + old, 0, (featcap - old) * sizeof *weight);
+}
+
+/*
+ * The natural logarithm of x > 0 with + - * / only, the same on every
+ * machine with IEEE 754 doubles: x = m * 2^e with m in [sqrt(1/2), sqrt(2)],
+ * and ln m = 2 atanh((m - 1) / (m + 1)) by its series (|s| < 0.172: 14
+ * terms are below the last bit).
+ */
+static double
+ln(double x)
+{
+	double s, s2, t, sum;
+	int e = 0, k;
+
+	while (x >= 2) {
+		x /= 2;
+		e++;
+	}
+	while (x < 1) {
+		x *= 2;
+		e--;
+	}
+	if (x > 1.4142135623730951) {
+		x /= 2;
+		e++;
+	}
+	s = (x - 1) / (x + 1);
+	s2 = s * s;
+	t = s;
+	sum = 0;
+	for (k = 1; k < 30; k += 2) {
+		sum += t / k;
+		t *= s2;
+	}
+	return 2 * sum + e * 0.6931471805599453;
+}
+
+/* Weights of -w log and tfidf are fixed point, in units of 1/65536, at least 0. */
+static uint64_t
+fixed(double x)
+{
+	return x > 0 ? (uint64_t)(x * 65536 + 0.5) : 0;
+}
+
+/* The weight of feature i for count c (-w). */
+static uint64_t
+weigh(uint32_t i, uint64_t c)
+{
+	const char *w;
+	size_t n;
+	uint32_t d;
+	uint64_t f = 0;
+
+	switch (wmode) {
+	case LOG:
+		return fixed(1 + ln((double)c));
+	case BIN:
+		return 1;
+	case TFIDF:
+		w = wtab_word(&features, i, &n);
+		if ((d = wtab_find(&dfwords, w, n)) != WTAB_NONE)
+			f = df[d];
+		return fixed((1 + ln((double)c)) *
+		    (1 + ln(((double)ndocs + 1) / ((double)f + 1))));
+	}
+	return c;
+}
+
+/*
+ * Read the document frequencies of path (WORD<TAB>DF, the document count
+ * as an empty WORD), adding up repeated words and counts (shards), those
+ * of earlier files too.
+ * Returns -1 after a diagnostic.
+ */
+static int
+loaddf(const char *path)
+{
+	struct rdr r;
+	char *line, *tab;
+	const char *errstr;
+	ptrdiff_t n;
+	uint64_t c, *sum;
+	uint32_t i;
+	int bad = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return -1;
+	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
+		if (!(tab = memchr(line, '\t', (size_t)n))) {
+			weprintf("%s:%ju: no TAB between word and document count", r.name, r.lineno);
+			bad = 1;
+			break;
+		}
+		if (line[n - 1] == '\r')
+			n--;
+		c = (uint64_t)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
+		    LLONG_MAX, &errstr);
+		if (errstr) {
+			weprintf("%s:%ju: document count '%.*s' is %s", r.name, r.lineno,
+			    (int)(line + n - tab - 1), tab + 1, errstr);
+			bad = 1;
+			break;
+		}
+		if (tab == line) {
+			sum = &ndocs;
+			havedocs = 1;
+		} else {
+			i = wtab_intern(&dfwords, line, (size_t)(tab - line));
+			if (i >= dfcap) {
+				size_t old = dfcap;
+
+				egrow(&df, &dfcap, (size_t)i + 1, sizeof *df);
+				memset(df + old, 0, (dfcap - old) * sizeof *df);
+			}
+			sum = &df[i];
+		}
+		if (*sum > (uint64_t)LLONG_MAX - c) {
+			weprintf("%s:%ju: document count overflows", r.name, r.lineno);
+			bad = 1;
+			break;
+		}
+		*sum += c;
+	}
+	if (rdr_close(&r) || bad)
+		return -1;
+	if (!havedocs) {
+		/* the count may come in a later file, but the first must have one */
+		weprintf("%s: no number of documents (a record with an empty word)", path);
+		return -1;
+	}
+	return 0;
+}
 
 /*
  * Read rows 1..nrows of the table: each must start with M characters 0/1.
@@ -100,7 +285,18 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			return -1;
 		}
 		/* a zero count weighs nothing (and must not be listed twice in touched) */
-		if (c == 0 || (i = wtab_find(&features, s, (size_t)(colon - 1 - s))) == WTAB_NONE)
+		if (c == 0)
+			continue;
+		if (openset) {
+			size_t before = features.n;
+
+			i = wtab_intern(&features, s, (size_t)(colon - 1 - s));
+			if (features.n > before) {
+				if (features.n >= featcap)
+					growfeatures();
+				hashrow(&rows[i], s, (size_t)(colon - 1 - s));
+			}
+		} else if ((i = wtab_find(&features, s, (size_t)(colon - 1 - s))) == WTAB_NONE)
 			continue;
 		if (!weight[i])
 			touched[ntouched++] = i;
@@ -131,6 +327,10 @@ fingerprint(struct fp *f, const struct rdr *r)
 	size_t k;
 	unsigned nplanes, i, l, h;
 
+	/* the counts become weights (-w); raw counts are their own */
+	if (wmode != RAW)
+		for (k = 0; k < ntouched; k++)
+			weight[touched[k]] = weigh(touched[k], weight[touched[k]]);
 	for (k = 0; k < ntouched; k++) {
 		if (total > INT64_MAX / 4 - (int64_t)weight[touched[k]]) {
 			weprintf("%s:%ju: page weights are too large", r->name, r->lineno);
@@ -212,7 +412,8 @@ fphash(const char *path)
 	return rdr_close(&r) | ret;
 }
 
-static const char synopsis[] = "-f features -m bits [-n rows] -t table [file ...]";
+static const char synopsis[] =
+    "[-H] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -224,12 +425,20 @@ int
 main(int argc, char *argv[])
 {
 	const char *featfile = NULL, *tablefile = NULL;
-	size_t nrows = 0;
+	size_t nrows = 0, ndf = 0, i, n;
+	const char *w;
 	int c, ret = 0;
 
 	argv0 = "fphash";
-	while ((c = getopt(argc, argv, "f:hm:n:t:")) != -1) {
+	dffile = ereallocarray(NULL, (size_t)argc, sizeof *dffile);
+	while ((c = getopt(argc, argv, "D:Hf:hm:n:s:t:w:")) != -1) {
 		switch (c) {
+		case 'D':
+			dffile[ndf++] = optarg;
+			break;
+		case 'H':
+			hflag = 1;
+			break;
 		case 'f':
 			featfile = optarg;
 			break;
@@ -241,8 +450,24 @@ main(int argc, char *argv[])
 		case 'n':
 			nrows = (size_t)estrtonum(optarg, 1, UINT32_MAX - 1, "rows");
 			break;
+		case 's':
+			key0 = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
+			key1 = ~key0;
+			break;
 		case 't':
 			tablefile = optarg;
+			break;
+		case 'w':
+			if (!strcmp(optarg, "raw"))
+				wmode = RAW;
+			else if (!strcmp(optarg, "log"))
+				wmode = LOG;
+			else if (!strcmp(optarg, "bin"))
+				wmode = BIN;
+			else if (!strcmp(optarg, "tfidf"))
+				wmode = TFIDF;
+			else
+				usage();
 			break;
 		default:
 			usage();
@@ -250,18 +475,34 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (!featfile || !mbits || !tablefile)
+	/* -H hashes the features, the table gives them: one or the other */
+	if (!mbits || (hflag ? tablefile != NULL : !featfile || !tablefile) ||
+	    (wmode == TFIDF) != (ndf > 0))
 		usage();
 
 	wtab_init(&features);
-	if (wtab_load_lines(&features, featfile, 1) < 0)
+	if (featfile && wtab_load_lines(&features, featfile, 1) < 0)
 		return EXIT_DATA;
-	if (nrows < features.n)
-		nrows = features.n;
-	if (loadtable(tablefile, nrows) < 0)
-		return EXIT_DATA;
-	weight = ecalloc(features.n, sizeof *weight);
-	touched = ereallocarray(NULL, features.n, sizeof *touched);
+	wtab_init(&dfwords);
+	for (i = 0; i < ndf; i++)
+		if (loaddf(dffile[i]) < 0)
+			return EXIT_DATA;
+	nwords = (mbits + 63) / 64;
+	if (hflag) {
+		openset = !featfile;
+		growfeatures();
+		for (i = 0; i < features.n; i++) {
+			w = wtab_word(&features, (uint32_t)i, &n);
+			hashrow(&rows[i], w, n);
+		}
+	} else {
+		if (nrows < features.n)
+			nrows = features.n;
+		if (loadtable(tablefile, nrows) < 0)
+			return EXIT_DATA;
+		weight = ecalloc(features.n, sizeof *weight);
+		touched = ereallocarray(NULL, features.n, sizeof *touched);
+	}
 
 	setupstdout();
 	if (argc == 0)

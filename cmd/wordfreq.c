@@ -15,12 +15,19 @@
 enum { PLAIN, STOP, VOCAB };
 
 static int pflag;		/* per-page counts */
+static int dflag;		/* document frequencies */
+static unsigned tokflags;	/* TOK_UNICODE with -u */
+static int kgram = 1;		/* features are k-grams of words (-k) */
+static int havestop;		/* a stopword list is loaded */
 static int vflag;		/* count only vocabulary words */
 
 static struct wtab words;
 static unsigned char *kind;	/* by word id */
 static unsigned long long *count;	/* by word id: over all pages, or in this page */
 static size_t kindcap, countcap;
+static unsigned long long *docfreq;	/* by word id, with -d: pages holding it */
+static size_t docfreqcap;
+static unsigned long long ndocs;	/* pages read, with -d */
 static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 static size_t ntouched, touchedcap;
 
@@ -38,10 +45,23 @@ growtables(void)
 	old = kindcap;
 	egrow(&kind, &kindcap, words.n + 1, sizeof *kind);
 	memset(kind + old, PLAIN, kindcap - old);
+	if (dflag) {
+		old = docfreqcap;
+		egrow(&docfreq, &docfreqcap, words.n + 1, sizeof *docfreq);
+		memset(docfreq + old, 0, (docfreqcap - old) * sizeof *docfreq);
+	}
 }
 
+#define MAXGRAM 16
+
+/* The last k words of the page, joined by '_': the k-gram they make. */
+static struct obuf gram;
+static size_t gramlen[MAXGRAM];	/* the length of each of its words */
+static int ngram;
+
+/* Count feature w: a word, or a k-gram. Without -k, the tokenizer's callback. */
 static void
-addword(void *ctx, const char *w, size_t n)
+addfeature(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
@@ -56,10 +76,45 @@ addword(void *ctx, const char *w, size_t n)
 		if (kind[i] == STOP)
 			return;
 	}
-	if (count[i]++ == 0 && pflag) {
+	if (count[i]++ == 0 && (pflag || dflag)) {
 		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
 		touched[ntouched++] = i;
 	}
+}
+
+/*
+ * A word of the text. Stopwords are dropped first; the k-grams are those of
+ * the words that remain. Each word is copied into k grams at most, so the
+ * work is linear in the text.
+ */
+static void
+addword(void *ctx, const char *w, size_t n)
+{
+	uint32_t i;
+
+	if (havestop && (i = wtab_find(&words, w, n)) != WTAB_NONE && kind[i] == STOP)
+		return;
+	if (ngram == kgram) {
+		/* the first word leaves the window, with its '_' */
+		gram.n -= gramlen[0] + 1;
+		memmove(gram.p, gram.p + gramlen[0] + 1, gram.n);
+		memmove(gramlen, gramlen + 1, (size_t)(kgram - 1) * sizeof *gramlen);
+		ngram--;
+	}
+	if (ngram > 0)
+		obuf_addc(&gram, '_');
+	obuf_add(&gram, w, n);
+	gramlen[ngram++] = n;
+	if (ngram == kgram)
+		addfeature(ctx, gram.p, gram.n);
+}
+
+/* The page's text has ended: no k-gram spans two pages. */
+static void
+endtext(void)
+{
+	ngram = 0;
+	gram.n = 0;
 }
 
 static struct obuf out;		/* output records, written a block at a time */
@@ -96,6 +151,20 @@ putpage(void)
 	flushout(0);
 }
 
+/* Count the page just read as a document holding each of its features once. */
+static void
+docpage(void)
+{
+	size_t i;
+
+	for (i = 0; i < ntouched; i++) {
+		docfreq[touched[i]]++;
+		count[touched[i]] = 0;
+	}
+	ntouched = 0;
+	ndocs++;
+}
+
 /* Forget the counts of a page that is not written. */
 static void
 droppage(void)
@@ -115,10 +184,12 @@ wordfreq(const char *path)
 	const char *p, *tab;
 	ptrdiff_t n;
 	int eol, inid = 1, badid = 0, ret = 0;
+	/* words are the features themselves unless they make k-grams */
+	tok_fn *add = kgram == 1 ? addfeature : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	tok_init(&t);
+	tok_init(&t, tokflags);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
 		if (inid) {
 			/* the ID whole, to check its escapes (and for -p) */
@@ -140,17 +211,20 @@ wordfreq(const char *path)
 			n -= tab + 1 - p;
 			p = tab + 1;
 		}
-		tok_feed(&t, p, (size_t)n, addword, NULL);
+		tok_feed(&t, p, (size_t)n, add, NULL);
 		if (eol) {
-			if (tok_end(&t, addword, NULL) < 0 && !badid) {
+			if (tok_end(&t, add, NULL) < 0 && !badid) {
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
 				badid = 1;
 			}
+			endtext();
 			/* a bad record is reported, not written */
 			if (badid)
 				droppage();
 			else if (pflag)
 				putpage();
+			else if (dflag)
+				docpage();
 			ret |= badid;
 			badid = 0;
 			id.n = 0;
@@ -181,15 +255,58 @@ puttotals(void)
 }
 
 /*
+ * Write the document count "<TAB>N", then "word<TAB>df" for every feature
+ * in some page, in order of first appearance.
+ */
+static void
+putdocfreq(void)
+{
+	const char *w;
+	size_t i, n;
+
+	obuf_addc(&out, '\t');
+	obuf_addu(&out, ndocs);
+	obuf_addc(&out, '\n');
+	for (i = 0; i < words.n; i++) {
+		if (!docfreq[i])
+			continue;
+		w = wtab_word(&words, (uint32_t)i, &n);
+		obuf_add(&out, w, n);
+		obuf_addc(&out, '\t');
+		obuf_addu(&out, docfreq[i]);
+		obuf_addc(&out, '\n');
+		flushout(0);
+	}
+}
+
+/*
  * Load a word list and mark its new words as k: a stopword stays a stopword.
  * Returns -1 after a diagnostic.
  */
 static int
 loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 {
-	size_t first = words.n;
-	int st = load(&words, path);
+	struct wtab list;
+	struct obuf folded = { 0 };
+	const char *w;
+	size_t first = words.n, i, n;
+	int st;
 
+	if (!(tokflags & TOK_UNICODE)) {
+		st = load(&words, path);
+	} else {
+		/* the loaders fold ASCII only: fold the rest as the text is */
+		wtab_init(&list);
+		st = load(&list, path);
+		for (i = 0; i < list.n; i++) {
+			w = wtab_word(&list, (uint32_t)i, &n);
+			folded.n = 0;
+			tok_fold(&folded, w, n);
+			wtab_intern(&words, folded.p, folded.n);
+		}
+		wtab_free(&list);
+		free(folded.p);
+	}
 	growtables();
 	for (; first < words.n; first++)
 		kind[first] = (unsigned char)k;
@@ -202,7 +319,7 @@ loadvocab(struct wtab *t, const char *path)
 	return wtab_load_lines(t, path, 0);
 }
 
-static const char synopsis[] = "[-p] [-s stopwords] [-v vocabulary] [file ...]";
+static const char synopsis[] = "[-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -217,15 +334,24 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "hps:v:")) != -1) {
+	while ((c = getopt(argc, argv, "dhk:ps:uv:")) != -1) {
 		switch (c) {
+		case 'd':
+			dflag = 1;
+			break;
 		case 'h':
 			return help(synopsis);
+		case 'k':
+			kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
+			break;
 		case 'p':
 			pflag = 1;
 			break;
 		case 's':
 			stopfile = optarg;
+			break;
+		case 'u':
+			tokflags |= TOK_UNICODE;
 			break;
 		case 'v':
 			vocabfile = optarg;
@@ -236,11 +362,14 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (dflag && pflag)
+		usage();
 
 	wtab_init(&words);
 	growtables();
 	if (stopfile && loadlist(stopfile, STOP, wtab_load_words) < 0)
 		return EXIT_DATA;
+	havestop = stopfile != NULL;
 	if (vocabfile) {
 		vflag = 1;
 		if (loadlist(vocabfile, VOCAB, loadvocab) < 0)
@@ -253,7 +382,9 @@ main(int argc, char *argv[])
 	/* stop at a write error: the output is lost, and fshut still knows why */
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= wordfreq(*argv);
-	if (!pflag)
+	if (dflag)
+		putdocfreq();
+	else if (!pflag)
 		puttotals();
 	flushout(1);
 	ret |= fshut(stdout, "<stdout>");

@@ -2,6 +2,9 @@
  * Fuzz fphash: feature list loading (part 0), hash table loading (part 1)
  * and per-page count records (part 2). M is 1 + OPT2 % 128; the table must
  * have up to 3 rows more than there are features (OPT1 bits 4-5, like -n).
+ * OPT2 bit 7 is -H: the features are hashed, every item is one (part 0 and
+ * the table are not read) and OPT1 bits 4-5 are the seed. OPT1 bits 6-7
+ * are -w: raw, log, bin, or tfidf with part 3 as the -D file.
  */
 #include "fuzz.h"
 
@@ -14,15 +17,27 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct fuzzin in;
 
-	fuzz_begin(&in, d, n, 3);
+	fuzz_begin(&in, d, n, 4);
 	mbits = 1 + in.o2 % FP_MAXBITS;
+	nwords = (mbits + 63) / 64;
+	hflag = openset = in.o2 >> 7;
+	wmode = (int)(in.o1 >> 6 & 3);
+	key0 = in.o1 >> 4 & 3;
+	key1 = ~key0;
 	wtab_init(&features);
-	if (wtab_load_lines(&features, in.path[0], 1) < 0)
+	wtab_init(&dfwords);
+	if (wmode == TFIDF && loaddf(in.path[3]) < 0)
 		goto out;
-	if (loadtable(in.path[1], features.n + (in.o1 >> 4 & 3)) < 0)
-		goto out;
-	weight = ecalloc(features.n, sizeof *weight);
-	touched = ereallocarray(NULL, features.n, sizeof *touched);
+	if (hflag) {
+		growfeatures();
+	} else {
+		if (wtab_load_lines(&features, in.path[0], 1) < 0)
+			goto out;
+		if (loadtable(in.path[1], features.n + (in.o1 >> 4 & 3)) < 0)
+			goto out;
+		weight = ecalloc(features.n, sizeof *weight);
+		touched = ereallocarray(NULL, features.n, sizeof *touched);
+	}
 	fphash(in.path[2]);
 	fflush(stdout);
 out:
@@ -33,6 +48,12 @@ out:
 	rows = NULL;
 	weight = NULL;
 	touched = NULL;
-	ntouched = 0;
+	ntouched = featcap = rowcap = touchedcap = 0;
+	wtab_free(&dfwords);
+	free(df);
+	df = NULL;
+	dfcap = 0;
+	ndocs = 0;
+	havedocs = 0;
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * Fuzz wordfreq: record reading and tokenizing (part 0), stopword loading
  * (part 1, if OPT2 bit 1) and vocabulary loading (part 2, if OPT2 bit 2);
- * OPT2 bit 0 is -p.
+ * OPT2 bit 0 is -p, bit 3 -u, bits 4-5 the k-gram length - 1 (-k), bit 6
+ * -d (without -p).
  */
 #include "fuzz.h"
 
@@ -21,6 +22,13 @@ reset(void)
 	count = NULL;
 	touched = NULL;
 	memset(&id, 0, sizeof id);
+	free(docfreq);
+	docfreq = NULL;
+	docfreqcap = 0;
+	ndocs = 0;
+	free(gram.p);
+	memset(&gram, 0, sizeof gram);
+	ngram = 0;
 	kindcap = countcap = ntouched = touchedcap = 0;
 }
 
@@ -31,7 +39,11 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	fuzz_begin(&in, d, n, 3);
 	pflag = in.o2 & 1;
+	dflag = !pflag && (in.o2 & 64);
 	vflag = 0;
+	tokflags = in.o2 & 8 ? TOK_UNICODE : 0;
+	kgram = 1 + (in.o2 >> 4 & 3);
+	havestop = (in.o2 & 2) != 0;
 	wtab_init(&words);
 	growtables();
 	if ((in.o2 & 2) && loadlist(in.path[1], STOP, wtab_load_words) < 0)
@@ -42,7 +54,9 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			goto out;
 	}
 	wordfreq(in.path[0]);
-	if (!pflag)
+	if (dflag)
+		putdocfreq();
+	else if (!pflag)
 		puttotals();
 	fflush(stdout);
 out:

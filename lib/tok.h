@@ -1,25 +1,43 @@
 /*
- * tok.h: the tokenizer. A word is a maximal run of ASCII letters, lowercased;
- * every other byte separates words. Input is the escaped text field of a
- * page record (simrec(5)), fed in chunks of any size: an escape such as \n
- * stands for one separator byte, and a word may span chunks.
+ * tok.h: the tokenizer. Input is the escaped text field of a page record
+ * (simrec(5)), fed in chunks of any size: an escape such as \n stands for
+ * one separator byte, and a word (and a UTF-8 sequence) may span chunks.
+ *
+ * By default a word is a maximal run of ASCII letters, lowercased; every
+ * other byte separates words. With TOK_UNICODE the text is UTF-8: a word is
+ * a maximal run of letters and digits (general categories L and N) with the
+ * combining marks (Mn, Mc) inside or after it, lowercased by the simple
+ * mapping of lib/unitab.h; a letter or digit of a script written without
+ * spaces (Han, Kana, Thai, Lao, Khmer, Myanmar) is a word of its own, with
+ * the marks after it; everything else, invalid UTF-8 included, separates
+ * words. Neither mode ever puts an underscore, space, colon, TAB, LF, CR,
+ * NUL or backslash in a word.
  */
 #ifndef TOK_H
 #define TOK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
+
+enum { TOK_UNICODE = 1 };
 
 typedef void tok_fn(void *ctx, const char *word, size_t len);
 
 struct tok {
 	struct obuf word;	/* lowercased word being built */
+	unsigned flags;
 	int escape;		/* the previous chunk ended in a backslash */
 	int bad;		/* a bad escape (esc.h) since tok_end */
+	/* TOK_UNICODE: a UTF-8 sequence cut by the chunk's end, and the word kind */
+	uint32_t cp;		/* its bits so far */
+	int need;		/* continuation bytes still to come, 0 if none */
+	int len;		/* its length */
+	int inword;		/* 0, UNI_WORD or UNI_SINGLE: what the word is */
 };
 
-void tok_init(struct tok *t);
+void tok_init(struct tok *t, unsigned flags);
 void tok_free(struct tok *t);
 /* Call fn for every word that ends in this chunk. */
 void tok_feed(struct tok *t, const char *p, size_t n, tok_fn *fn, void *ctx);
@@ -28,5 +46,11 @@ void tok_feed(struct tok *t, const char *p, size_t n, tok_fn *fn, void *ctx);
  * escape (a backslash followed by no escape letter of esc.h, or last), else 0.
  */
 int tok_end(struct tok *t, tok_fn *fn, void *ctx);
+
+/*
+ * Append to out the n bytes at s lowercased as TOK_UNICODE does (bytes that
+ * are not UTF-8 are copied as they are): for word lists.
+ */
+void tok_fold(struct obuf *out, const char *s, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "rdr.h"
+#include "siphash.h"
 #include "util.h"
 #include "wtab.h"
 
@@ -53,40 +54,6 @@ setkey(void)
 	keyed = 1;
 }
 
-/*
- * 8 bytes at p as a little-endian number: the key must be so on every
- * machine (compilers make this one load where they can).
- */
-static inline uint64_t
-load64(const unsigned char *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static inline uint32_t
-load32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
-/* n (< 8) bytes at p as a little-endian number, with no loop and no read past them. */
-static inline uint64_t
-loadtail(const unsigned char *p, size_t n)
-{
-	if (n >= 4) {
-		/* two 4-byte loads that overlap: the shared bytes OR to themselves */
-		return load32(p) | (uint64_t)load32(p + n - 4) << 8 * (n - 4);
-	}
-	if (n == 0)
-		return 0;
-	return (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 * (n / 2) |
-	    (uint64_t)p[n - 1] << 8 * (n - 1);
-}
-
-
 /* The slot key of w: see struct wslot. */
 static inline uint64_t
 key(const char *w, size_t n)
@@ -95,48 +62,20 @@ key(const char *w, size_t n)
 	uint64_t k = (uint64_t)(n < 255 ? n : 255) << 56;
 
 	if (n >= 8)
-		return k | (load64(p) & UINT64_C(0x00ffffffffffffff));
-	return k | loadtail(p, n);
+		return k | (sip_load64(p) & UINT64_C(0x00ffffffffffffff));
+	return k | sip_loadtail(p, n);
 }
 
-#define ROTL(x, b)	((x) << (b) | (x) >> (64 - (b)))
-#define SIPROUND() do { \
-	v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32); \
-	v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2; \
-	v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0; \
-	v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32); \
-} while (0)
-
 /*
- * SipHash-1-3 of the n bytes at w, folded to 32 bits. Its last block, the
- * length's low byte above the last n % 8 bytes, is the slot key k when
- * n < 8.
+ * SipHash-1-3 of the n bytes at w (siphash.h), folded to 32 bits. Its last
+ * block is the slot key k when n < 8.
  */
 static inline uint32_t
 hash(const char *w, size_t n, uint64_t k)
 {
-	const unsigned char *p = (const unsigned char *)w, *end = p + (n & ~(size_t)7);
-	uint64_t v0 = sipk0 ^ UINT64_C(0x736f6d6570736575);
-	uint64_t v1 = sipk1 ^ UINT64_C(0x646f72616e646f6d);
-	uint64_t v2 = sipk0 ^ UINT64_C(0x6c7967656e657261);
-	uint64_t v3 = sipk1 ^ UINT64_C(0x7465646279746573);
-	uint64_t m;
+	uint64_t last = n < 8 ? k : sip_lastblock((const unsigned char *)w + (n & ~(size_t)7), n);
+	uint64_t m = siphash_last(sipk0, sipk1, w, n, last, 1, 3, NULL);
 
-	for (; p < end; p += 8) {
-		m = load64(p);
-		v3 ^= m;
-		SIPROUND();
-		v0 ^= m;
-	}
-	m = n < 8 ? k : (uint64_t)n << 56 | loadtail(p, n & 7);
-	v3 ^= m;
-	SIPROUND();
-	v0 ^= m;
-	v2 ^= 0xff;
-	SIPROUND();
-	SIPROUND();
-	SIPROUND();
-	m = v0 ^ v1 ^ v2 ^ v3;
 	return (uint32_t)(m ^ m >> 32);
 }
 

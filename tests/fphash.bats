@@ -12,7 +12,7 @@
 
 load helper
 
-u='usage: fphash -f features -m bits [-n rows] -t table [file ...]\n'
+u='usage: fphash [-H] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -27,7 +27,7 @@ setup() {
 }
 
 @test "fphash: bad option" {
-	badopt "usage: fphash -f features -m bits [-n rows] -t table [file ...]" \
+	badopt "usage: fphash [-H] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]" \
 		fphash -x -f feat -m 4 -t tab
 }
 
@@ -240,4 +240,125 @@ fphash: in:3: bad count item 'apple:'
 @test "fphash: a huge -n costs no memory before the rows exist" {
 	check 1 '' 'fphash: tab: has 3 rows, 4294967294 needed\n' \
 		fphash -f feat -m 4 -n 4294967294 -t tab pages
+}
+
+# SipHash-2-4 under the key of seed 0 (k0 = 0, k1 = 2^64 - 1), as in fphash(1):
+#	the 5f537e71c33979f3  cat 71f4228f461b175d  sat 10c7cc47485c1ba0
+#	on  0106cd0d524a9a33  mat 1a3394df78aa4c62
+# Bit j of a fingerprint is bit j of the hash, from the least significant.
+
+@test "sipvec: SipHash-2-4 and SipHash-2-4-128 give the reference test vectors" {
+	run sipvec
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "24 0 310e0edd47db6f72" ]
+	[ "${lines[1]}" = "24-128 0 a3817f04ba25a8e66df67214c7550293" ]
+	[ "${lines[2]}" = "24 1 fd67dc93c539f874" ]
+	[ "${lines[3]}" = "24-128 1 da87c1d86b99af44347659119b22fc45" ]
+	[ "${lines[30]}" = "24 15 e545be4961ca29a1" ]
+	[ "${lines[31]}" = "24-128 15 5493e99933b0a8117e08ec0f97cfc3d9" ]
+}
+
+@test "sipvec: the feature hashes of fphash(1) for seed 0" {
+	check 0 'the\t5f537e71c33979f3\ncat\t71f4228f461b175d\nsat\t10c7cc47485c1ba0\non\t0106cd0d524a9a33\nmat\t1a3394df78aa4c62\n' '' \
+		sipvec the cat sat on mat
+}
+
+@test "fphash -H: the man page's vectors, 16, 64 and 128 bits" {
+	printf 'p1\tthe:2 cat:1 sat:1\np2\tthe:1 cat:1 sat:1 on:1 mat:1\np3\t\n' >hp
+	check 0 'p1\t1000111110011000\np2\t1100111011011000\np3\t0000000000000000\n' '' fphash -H -m 16 hp
+	check 0 'p1\t1100111110011110100111001100001110001110011111101100101011111010\n' '' \
+		fphash -H -m 64 <<<"$(printf 'p1\tthe:1')"
+	check 0 'p1\t1000111110011000100110000100001010000010011101101100101010001010\n' '' \
+		fphash -H -m 64 <<<"$(head -n 1 hp)"
+	check 0 'p1\t00100101100111001110011010101000100000010010101100101100001101011100000000001110001000000010011000000100000000000101100011100100\n' '' \
+		fphash -H -m 128 <<<"$(head -n 1 hp)"
+}
+
+@test "fphash -H -s: the seed changes the key" {
+	printf 'p1\tthe:2 cat:1 sat:1\n' >hp
+	check 0 'p1\t0100100111111100\n' '' fphash -H -m 16 -s 1 hp
+	check 0 'p1\t1000111110011000\n' '' fphash -H -m 16 -s 0 hp
+	check 2 '' "fphash: seed '-1' is invalid (allowed: 0 to 9223372036854775807)\n" fphash -H -m 16 -s -1 hp
+}
+
+@test "fphash -H -f: only the listed features count" {
+	printf 'p1\tthe:2 cat:1 sat:1\n' >hp
+	printf 'the\t9\n' >f1
+	# the alone: its hash bits
+	check 0 'p1\t1100111110011110\n' '' fphash -H -f f1 -m 16 hp
+}
+
+@test "fphash -H: one of -H and -t" {
+	check 2 '' "$u" fphash -H -m 16 -t tab pages
+	check 2 '' "$u" fphash -H pages
+}
+
+@test "fphash -w: log, bin and raw weights" {
+	printf 'p1\tthe:2 cat:1 sat:1\np2\tthe:1 the:1 cat:1 sat:1\n' >hp
+	check 0 'p1\t1000111110011000\np2\t1000111110011000\n' '' fphash -H -m 16 -w raw hp
+	check 0 'p1\t1000111111011000\np2\t1000111111011000\n' '' fphash -H -m 16 -w log hp
+	check 0 'p1\t1000111111011000\np2\t1000111111011000\n' '' fphash -H -m 16 -w bin hp
+	# the table's tie rule holds for every weight: p1 ties at bits 2 and 3
+	check 0 'p1\t1000\np2\t0010\np3\t0000\np4\t0000\np5\t0100\n' '' \
+		fphash -f feat -m 4 -t tab -w bin pages
+	check 0 'p1\t1100\np2\t0010\np3\t0000\np4\t0000\np5\t0110\n' '' fphash -f feat -m 4 -t tab -w log pages
+	check 2 '' "$u" fphash -H -m 16 -w sqrt hp
+}
+
+@test "fphash -w tfidf -D: document frequencies, shards added up" {
+	printf 'p1\tthe:2 cat:1 sat:1\n' >hp
+	# one shard: N = 2, df 1, 1, 2: weights (1 + ln 2)(1 + ln 1.5), 1 + ln 1.5, 1
+	printf '\t2\nthe\t1\ncat\t1\nsat\t2\n' >df1
+	check 0 'p1\t1000111111011000\n' '' fphash -H -m 16 -w tfidf -D df1 hp
+	# two such shards: N = 4, df 2, 2, 4: sat weighs less, the more
+	check 0 'p1\t1100111110011110\n' '' fphash -H -m 16 -w tfidf -D df1 -D df1 hp
+	cat df1 df1 >df
+	check 0 'p1\t1100111110011110\n' '' fphash -H -m 16 -w tfidf -D df hp
+	# topn adds them up the same way, the document count first
+	topn 100 df >dft
+	check 0 '\t4\nsat\t4\ncat\t2\nthe\t2\n' '' cat dft
+	check 0 'p1\t1100111110011110\n' '' fphash -H -m 16 -w tfidf -D dft hp
+	# a feature absent from the file has df 0
+	printf '\t2\n' >dfn
+	check 0 'p1\t1000111111011000\n' '' fphash -H -m 16 -w tfidf -D dfn hp
+}
+
+@test "fphash -w tfidf: -D needed, and only with it" {
+	check 2 '' "$u" fphash -H -m 16 -w tfidf pages
+	check 2 '' "$u" fphash -H -m 16 -D df pages
+	check 2 '' "$u" fphash -H -m 16 -w log -D df pages
+}
+
+@test "fphash -D: malformed document frequencies" {
+	printf 'the\t1\n' >d1
+	check 1 '' 'fphash: d1: no number of documents (a record with an empty word)\n' \
+		fphash -H -m 16 -w tfidf -D d1 pages
+	printf '\t1\nthe 1\n' >d2
+	check 1 '' 'fphash: d2:2: no TAB between word and document count\n' \
+		fphash -H -m 16 -w tfidf -D d2 pages
+	printf '\t1\nthe\tx\n' >d3
+	check 1 '' "fphash: d3:2: document count 'x' is invalid\n" \
+		fphash -H -m 16 -w tfidf -D d3 pages
+	printf '\t9223372036854775807\n\t1\n' >d4
+	check 1 '' 'fphash: d4:2: document count overflows\n' \
+		fphash -H -m 16 -w tfidf -D d4 pages
+	check 1 '' 'fphash: nope: No such file or directory\n' \
+		fphash -H -m 16 -w tfidf -D nope pages
+}
+
+@test "fphash: wordfreq -u -k 2 -p into fphash -H, end to end" {
+	printf 'a\t日本語の文章 and more\nb\t日本語の文章 and less\n' >in
+	run sh -c 'wordfreq -u -k 2 -p in | fphash -H -m 64'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]:0:2}" = "a	" ]
+}
+
+@test "fphash -H: 200000 distinct features in one page, each hashed once" {
+	awk 'BEGIN { printf "p\t"; for (i = 0; i < 200000; i++) printf "f%d:1 ", i; print "" }' >big
+	run fphash -H -m 128 big big
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "${lines[1]}" ]
+	[ "${#lines[0]}" -eq 130 ]
 }

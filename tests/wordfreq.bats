@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-p] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-p] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 @test "wordfreq: totals in order of first appearance" {
@@ -233,4 +233,125 @@ load faults
 	)
 	check 0 'ab\t20000000\ncd\t20000000\n' '' cat total
 	check 0 'P\tab:20000000 cd:20000000\n' '' cat pages
+}
+
+@test "wordfreq -u: letters and digits of any script, folded" {
+	printf 'p\tnaïve NAÏVE Straße ΣΟΦΊΑ don'"'"'t e-mail2you\n' >in
+	check 0 'p\tnaïve:2 straße:1 σοφία:1 don:1 t:1 e:1 mail2you:1\n' '' wordfreq -u -p in
+	check 0 'p\tna:2 ve:2 stra:1 e:2 don:1 t:1 mail:1 you:1\n' '' wordfreq -p in
+}
+
+@test "wordfreq -u: scripts without spaces give one word per character" {
+	printf 'p\t日本語 hello世界 カタカナ ไทย 한국어 문장\n' >in
+	check 0 'p\t日:1 本:1 語:1 hello:1 世:1 界:1 カ:2 タ:1 ナ:1 ไ:1 ท:1 ย:1 한국어:1 문장:1\n' '' \
+		wordfreq -u -p in
+}
+
+@test "wordfreq -u: combining marks stay in the word; a mark alone separates" {
+	# e + U+0301 is one word; a Thai consonant keeps its tone mark; a lone mark is dropped
+	printf 'p\te\314\201t \314\201x \340\270\201\340\271\210\340\270\262\n' >in
+	check 0 'p\te\314\201t:1 x:1 \340\270\201\340\271\210:1 \340\270\262:1\n' '' wordfreq -u -p in
+}
+
+@test "wordfreq -u: invalid UTF-8 separates words" {
+	# a stray continuation, an overlong form, a surrogate, a cut sequence, a bad lead
+	printf 'p\ta\200b c\300\257d e\355\240\200f g\303h i\377j\n' >in
+	check 0 'p\ta:1 b:1 c:1 d:1 e:1 f:1 g:1 h:1 i:1 j:1\n' '' wordfreq -u -p in
+}
+
+@test "wordfreq -u: underscore, colon and escapes are never part of a word" {
+	printf 'p\tsnake_case a:b x\\ty\\\\z\n' >in
+	check 0 'p\tsnake:1 case:1 a:1 b:1 x:1 y:1 z:1\n' '' wordfreq -u -p in
+}
+
+@test "wordfreq -u: a character cut at the end of a read block" {
+	# the 3 bytes of U+65E5 straddle the reader's first 256 KiB block
+	{ printf 'p\t'; repeat a 262140; printf '\346\227\245b\n'; } >in
+	{ repeat a 262140; printf '\t1\n\346\227\245\t1\nb\t1\n'; } >want
+	cmpout 0 want /dev/null wordfreq -u in
+}
+
+@test "wordfreq -u: stopwords and vocabulary are folded the same way" {
+	printf 'p\tÉTÉ été Été ÇA ça x\n' >in
+	printf 'ÉTÉ\n' >sw
+	printf 'ÇA\t9\n' >voc
+	check 0 'ça\t2\nx\t1\n' '' wordfreq -u -s sw in
+	check 0 'ça\t2\n' '' wordfreq -u -v voc in
+}
+
+@test "wordfreq -k: word k-grams joined by underscores, per page and in total" {
+	printf 'p\tThe cat sat on the mat\nq\tone two\nr\tsolo\n' >in
+	check 0 'p\tthe_cat:1 cat_sat:1 sat_on:1 on_the:1 the_mat:1\nq\tone_two:1\nr\t\n' '' \
+		wordfreq -p -k 2 in
+	check 0 'the_cat_sat\t1\ncat_sat_on\t1\nsat_on_the\t1\non_the_mat\t1\n' '' wordfreq -k 3 in
+	check 0 'p\tthe:2 cat:1 sat:1 on:1 mat:1\nq\tone:1 two:1\nr\tsolo:1\n' '' wordfreq -p -k 1 in
+}
+
+@test "wordfreq -k: no k-gram spans two pages; repeats are counted" {
+	printf 'p\ta b a b a\nq\tb a\n' >in
+	check 0 'p\ta_b:2 b_a:2\nq\tb_a:1\n' '' wordfreq -p -k 2 in
+	check 0 'a_b\t2\nb_a\t3\n' '' wordfreq -k 2 in
+}
+
+@test "wordfreq -k: stopwords leave the text before the k-grams are made" {
+	printf 'p\tthe cat and the dog\n' >in
+	printf 'the and\n' >sw
+	check 0 'p\tcat_dog:1\n' '' wordfreq -p -k 2 -s sw in
+}
+
+@test "wordfreq -k: a vocabulary of k-grams, from topn" {
+	printf 'p\ta b c a b\nq\tb c d\n' >in
+	wordfreq -k 2 in | topn 2 >voc
+	check 0 'a_b\t2\nb_c\t2\n' '' cat voc
+	check 0 'p\ta_b:2 b_c:1\nq\tb_c:1\n' '' wordfreq -p -k 2 -v voc in
+}
+
+@test "wordfreq -k -u: k-grams of characters in scripts without spaces" {
+	printf 'p\t日本語です\n' >in
+	check 0 'p\t日_本:1 本_語:1 語_で:1 で_す:1\n' '' wordfreq -u -p -k 2 in
+}
+
+@test "wordfreq -k: length out of range" {
+	check 2 '' "wordfreq: length '17' is too large (allowed: 1 to 16)\n" wordfreq -k 17 /dev/null
+}
+
+@test "wordfreq -k 16: a page of 200000 words stays linear" {
+	awk 'BEGIN { printf "p\t"; for (i = 0; i < 200000; i++) printf "w%c ", 97 + i % 26; print "" }' >in
+	run wordfreq -p -k 16 in
+	[ "$status" -eq 0 ]
+	# 26 distinct 16-grams, each 200000/26 times or so
+	[ "$(printf '%s\n' "$output" | tr ' ' '\n' | grep -c '_')" -eq 26 ]
+}
+
+@test "wordfreq -d: document frequencies, the document count first" {
+	printf 'p\ta b a\nq\tb c\nr\t\n' >in
+	check 0 '\t3\na\t1\nb\t2\nc\t1\n' '' wordfreq -d in
+	check 0 '\t0\n' '' wordfreq -d </dev/null
+	printf 'b\n' >sw
+	check 0 '\t3\na\t1\nc\t1\n' '' wordfreq -d -s sw in
+	check 0 '\t3\na_b\t1\nb_a\t1\nb_c\t1\n' '' wordfreq -d -k 2 in
+}
+
+@test "wordfreq -d: shards add up under topn" {
+	printf 'p\ta b a c\nq\tb c\n' >s1
+	printf 'r\ta d\n' >s2
+	wordfreq -d s1 >d1
+	wordfreq -d s2 >d2
+	check 0 '\t3\na\t2\nb\t2\nc\t2\nd\t1\n' '' topn 100 d1 d2
+	check 0 '\t3\na\t2\nb\t2\nc\t2\nd\t1\n' '' sh -c 'wordfreq -d s1 s2 | topn 100'
+}
+
+@test "wordfreq -d: a bad record is no document; -d with -p is a usage error" {
+	printf 'p\ta\nq\tb\\x\nr\ta\n' >in
+	check 1 '\t2\na\t2\n' 'wordfreq: in:2: bad escape in the page text\n' wordfreq -d in
+	check 2 '' "$u" wordfreq -d -p in
+}
+
+@test "wordfreq -u: a letter with 300000 combining marks is one word" {
+	{ printf 'p\tx'; awk 'BEGIN { for (i = 0; i < 300000; i++) printf "\314\201" }'; printf ' y\n'; } >in
+	run wordfreq -u in
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${#lines[0]}" -eq 600003 ]
+	[ "${lines[1]}" = "y	1" ]
 }
