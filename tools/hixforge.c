@@ -43,6 +43,7 @@ main(int argc, char *argv[])
 	struct hixchild *ch;
 	uint32_t t, g, nt;
 	size_t i;
+	int st;
 
 	argv0 = "hixforge";
 	if (argc != 4)
@@ -71,5 +72,8 @@ main(int argc, char *argv[])
 	} else
 		eusage(synopsis);
 	ix->child = ch;
-	return hix_save(ix, argv[3]) < 0 ? EXIT_DATA : 0;
+	st = hix_save(ix, argv[3]) < 0 ? EXIT_DATA : 0;
+	free(ch);
+	hix_free(ix);
+	return st;
 }
