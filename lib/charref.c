@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "entities.h"
+#include "util.h"
 
 /* What the numeric references 0x80-0x9F stand for (windows-1252). */
 static const unsigned short c1[32] = {
@@ -40,18 +41,6 @@ static int
 isalnumc(int c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* The entity named by the n bytes at s exactly, or NULL. */

@@ -52,18 +52,6 @@ skipws(struct json *j)
 		j->p++;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A string, j->p at its opening quote. */
 static enum json_type
 string(struct json *j, struct json_val *v)

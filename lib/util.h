@@ -92,6 +92,19 @@ obuf_set(struct obuf *b, const void *s, size_t n)
 	obuf_add(b, s, n);
 }
 
+/* The value of hexadecimal digit c, or -1. */
+static inline int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Write v in decimal at s (room for 20 bytes); returns the length. */
 size_t utoa(char *s, unsigned long long v);
 
