@@ -127,51 +127,64 @@ charsetname(const char *s, size_t n, char *buf, size_t bufsz)
 	return buf;
 }
 
+/*
+ * The next attribute in the tag's attribute bytes *sp..e (which hold no
+ * '>' outside quotes): its name and its value ("" for none). 0 when no
+ * attribute is left.
+ */
+static int
+nextattr(const char **sp, const char *e, const char **name, size_t *nl,
+    const char **val, size_t *vl)
+{
+	const char *s = *sp, *ns, *v = "";
+	char q;
+
+	while (s < e && (isws((unsigned char)*s) || *s == '/'))
+		s++;
+	ns = s;
+	while (s < e && !isws((unsigned char)*s) && *s != '=' && (*s != '/' || s == ns))
+		s++;
+	if (s == ns)
+		return 0;
+	*name = ns;
+	*nl = (size_t)(s - ns);
+	*vl = 0;
+	while (s < e && isws((unsigned char)*s))
+		s++;
+	if (s < e && *s == '=') {
+		s++;
+		while (s < e && isws((unsigned char)*s))
+			s++;
+		if (s < e && (*s == '"' || *s == '\'')) {
+			q = *s++;
+			v = s;
+			while (s < e && *s != q)
+				s++;
+			*vl = (size_t)(s - v);
+			if (s < e)
+				s++;
+		} else {
+			v = s;
+			while (s < e && !isws((unsigned char)*s))
+				s++;
+			*vl = (size_t)(s - v);
+		}
+	}
+	*val = v;
+	*sp = s;
+	return 1;
+}
+
 /* The value of attribute name in the tag's attribute bytes s..e, or NULL. */
 static const char *
 attrval(const char *s, const char *e, const char *name, size_t *vlen)
 {
-	size_t nl = strlen(name);
+	size_t len = strlen(name), nl;
 	const char *ns, *v;
-	char q;
 
-	while (s < e) {
-		while (s < e && (isws((unsigned char)*s) || *s == '/'))
-			s++;
-		ns = s;
-		while (s < e && !isws((unsigned char)*s) && *s != '=' && *s != '>' &&
-		    (*s != '/' || s == ns))
-			s++;
-		if (s == ns)
-			return NULL;
-		v = NULL;
-		*vlen = 0;
-		while (s < e && isws((unsigned char)*s))
-			s++;
-		if (s < e && *s == '=') {
-			s++;
-			while (s < e && isws((unsigned char)*s))
-				s++;
-			if (s < e && (*s == '"' || *s == '\'')) {
-				q = *s++;
-				v = s;
-				while (s < e && *s != q)
-					s++;
-				*vlen = (size_t)(s - v);
-				if (s < e)
-					s++;
-			} else {
-				v = s;
-				while (s < e && !isws((unsigned char)*s) && *s != '>')
-					s++;
-				*vlen = (size_t)(s - v);
-			}
-		}
-		if ((size_t)(s - ns) >= nl && startsci(ns, (size_t)(e - ns), name) &&
-		    (ns + nl == e || isws((unsigned char)ns[nl]) || ns[nl] == '=' ||
-		    ns[nl] == '/' || ns[nl] == '>'))
-			return v ? v : "";
-	}
+	while (nextattr(&s, e, &ns, &nl, &v, vlen))
+		if (nl == len && startsci(ns, nl, name))
+			return v;
 	return NULL;
 }
 
@@ -630,41 +643,9 @@ attrs(const char *s, const char *e, struct attrs *a)
 	};
 	const char *ns, *v;
 	size_t nl, vl, k;
-	char q;
 
 	memset(a, 0, sizeof *a);
-	while (s < e) {
-		while (s < e && (isws((unsigned char)*s) || *s == '/'))
-			s++;
-		ns = s;
-		while (s < e && !isws((unsigned char)*s) && *s != '=' && (*s != '/' || s == ns))
-			s++;
-		if (s == ns)
-			return;
-		nl = (size_t)(s - ns);
-		v = "";
-		vl = 0;
-		while (s < e && isws((unsigned char)*s))
-			s++;
-		if (s < e && *s == '=') {
-			s++;
-			while (s < e && isws((unsigned char)*s))
-				s++;
-			if (s < e && (*s == '"' || *s == '\'')) {
-				q = *s++;
-				v = s;
-				while (s < e && *s != q)
-					s++;
-				vl = (size_t)(s - v);
-				if (s < e)
-					s++;
-			} else {
-				v = s;
-				while (s < e && !isws((unsigned char)*s))
-					s++;
-				vl = (size_t)(s - v);
-			}
-		}
+	while (nextattr(&s, e, &ns, &nl, &v, &vl))
 		for (k = 0; k < A_N; k++)
 			if (strlen(names[k]) == nl && startsci(ns, nl, names[k])) {
 				/* the first of a name counts */
@@ -674,7 +655,6 @@ attrs(const char *s, const char *e, struct attrs *a)
 				}
 				break;
 			}
-	}
 }
 
 static void
