@@ -19,7 +19,7 @@ LDLIBS =
 # lib/*.c is part of the library and every lib/*.h a dependency of it: a
 # new file there needs no edit here.
 BUILD = build
-TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval
+TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval sketch simjoin
 LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)

@@ -8,6 +8,7 @@
 #include "fp.h"
 #include "hindex.h"
 #include "rdr.h"
+#include "uf.h"
 #include "util.h"
 #include "wtab.h"
 
@@ -16,34 +17,7 @@ static int dflag;		/* -d given */
 static uint64_t tnum = 1, tden = 2;	/* threshold tnum / tden */
 static size_t wsize;		/* -w: window mode with this many slots */
 
-/* Union-find over dense node numbers; the root is the smaller number. */
-static uint32_t *parent;
-
-static uint32_t
-find(uint32_t x)
-{
-	uint32_t r = x, t;
-
-	while (parent[r] != r)
-		r = parent[r];
-	while (parent[x] != r) {	/* compress the path */
-		t = parent[x];
-		parent[x] = r;
-		x = t;
-	}
-	return r;
-}
-
-static void
-unite(uint32_t a, uint32_t b)
-{
-	a = find(a);
-	b = find(b);
-	if (a < b)
-		parent[b] = a;
-	else if (b < a)
-		parent[a] = b;
-}
+static uint32_t *parent;	/* union-find (uf.h) over the pages */
 
 /*
  * Run readone over every input, the first already opened (as r0) to tell
@@ -101,7 +75,7 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 		h.n = 0;
 		hix_near(ix, &q, use, &h);
 		for (k = 0; k < h.n; k++)
-			unite(u, h.u[k]);
+			uf_unite(parent, u, h.u[k]);
 		if (use && u % 128 == 127) {
 			use = hix_review(ix, 128, h.work);
 			h.work = 0;
@@ -112,7 +86,7 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 	for (u = 0; u < nu; u++)
 		label[u] = UINT32_MAX;
 	for (i = 0; i < n; i++) {
-		root = find(hix_unique(ix, i));
+		root = uf_find(parent, hix_unique(ix, i));
 		if (label[root] == UINT32_MAX)
 			label[root] = i;
 		id = hix_id(ix, i, &idlen);
@@ -187,7 +161,7 @@ pairread(struct rdr *r, void *ctx)
 		if (dflag && dist > maxdist)
 			continue;
 		b = node(ids, t2 + 1, (size_t)(line + n - t2 - 1));
-		unite(a, b);
+		uf_unite(parent, a, b);
 	}
 	return r->err ? -1 : 0;
 }
@@ -223,7 +197,7 @@ paircomponents(char **files, int nfiles, struct rdr *r0)
 	}
 	qsort(order, ids.n, sizeof *order, rankcmp);
 	for (i = 0; i < ids.n; i++) {
-		x = find(order[i]);
+		x = uf_find(parent, order[i]);
 		if (first[x] == UINT32_MAX)
 			first[x] = order[i];
 		w = wtab_word(&ids, order[i], &n);

@@ -1,0 +1,123 @@
+/* sketch: bottom-k sketches of the word shingles of page records. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "esc.h"
+#include "rdr.h"
+#include "sketch.h"
+#include "util.h"
+
+static unsigned kwords = 5;		/* -k: words per shingle */
+static unsigned size = 128;		/* -n: hashes per sketch */
+static uint64_t seed;			/* -s */
+static struct skbuild *build;
+static struct obuf id;			/* the page ID being read */
+static struct obuf out;
+
+static int
+sketchfile(const char *path)
+{
+	struct rdr r;
+	struct sketch s;
+	const char *p, *tab;
+	ptrdiff_t n;
+	int eol, inid = 1, bad = 0, ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
+		if (inid) {
+			/* the ID whole, however long, before the text streams */
+			tab = memchr(p, '\t', (size_t)n);
+			obuf_add(&id, p, (size_t)(tab ? tab - p : n));
+			if (!tab) {
+				if (eol) {
+					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+					ret = 1;
+					id.n = 0;
+				}
+				continue;
+			}
+			if (esc_check(id.p, id.n) < 0) {
+				weprintf("%s:%ju: bad escape in the page ID", r.name, r.lineno);
+				bad = 1;
+			}
+			inid = 0;
+			skb_begin(build);
+			n -= tab + 1 - p;
+			p = tab + 1;
+		}
+		skb_feed(build, p, (size_t)n);
+		if (!eol)
+			continue;
+		if (skb_end(build, &s) < 0 && !bad) {
+			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
+			bad = 1;
+		}
+		/* a bad record is reported, not written */
+		if (!bad) {
+			s.id = id.p;
+			s.idlen = id.n;
+			sketch_write(&out, &s);
+			if (out.n >= 1 << 16)
+				obuf_flush(&out, stdout);
+		}
+		ret |= bad;
+		bad = 0;
+		id.n = 0;
+		inid = 1;
+	}
+	return rdr_close(&r) | ret;
+}
+
+static const char synopsis[] = "[-k words] [-n size] [-s seed] [file ...]";
+
+static _Noreturn void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int c, ret = 0;
+
+	argv0 = "sketch";
+	while ((c = getopt(argc, argv, "hk:n:s:")) != -1) {
+		switch (c) {
+		case 'h':
+			return help(synopsis);
+		case 'k':
+			kwords = (unsigned)estrtonum(optarg, 1, SK_MAXK, "shingle size");
+			break;
+		case 'n':
+			size = (unsigned)estrtonum(optarg, 1, SK_MAXSIZE, "sketch size");
+			break;
+		case 's':
+			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	setupstdout();
+	build = skb_new(kwords, size, seed);
+	if (argc == 0)
+		ret |= sketchfile("-");
+	for (; argc > 0 && !ferror(stdout); argc--, argv++)
+		ret |= sketchfile(*argv);
+	if (out.n)
+		obuf_flush(&out, stdout);
+	skb_free(build);
+	free(id.p);
+	free(out.p);
+	ret |= fshut(stdout, "<stdout>");
+	return ret;
+}

@@ -1,0 +1,294 @@
+/* sketch.c: shingle hashing and bottom-k sketches (sketch.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "esc.h"
+#include "siphash.h"
+#include "sketch.h"
+#include "util.h"
+
+#define SK_P	0x9e3779b97f4a7c15u
+
+struct skbuild {
+	unsigned k, size;
+	uint64_t key0, key1;
+	uint64_t ppow;			/* P^(k-1) */
+	uint64_t win[SK_MAXK];		/* the hashes of the last k words, a ring */
+	uint64_t roll;			/* the window's polynomial */
+	uint64_t nwords;
+	struct tok tok;
+	int bad;
+	/* the page's distinct shingle hashes: open addressing, 0 is empty */
+	uint64_t *set;
+	size_t setcap, setn;
+	int haszero;
+	/* the smallest size of them: a max-heap */
+	uint64_t *heap;
+	unsigned heapn;
+};
+
+static uint64_t
+mix(uint64_t z)
+{
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebu;
+	return z ^ z >> 31;
+}
+
+struct skbuild *
+skb_new(unsigned k, unsigned size, uint64_t seed)
+{
+	struct skbuild *b = ecalloc(1, sizeof *b);
+	unsigned i;
+
+	b->k = k;
+	b->size = size;
+	b->key0 = seed;
+	b->key1 = ~seed;
+	b->ppow = 1;
+	for (i = 1; i < k; i++)
+		b->ppow *= SK_P;
+	tok_init(&b->tok, TOK_UNICODE);
+	b->setcap = 1024;
+	b->set = ecalloc(b->setcap, sizeof *b->set);
+	b->heap = ecalloc(size, sizeof *b->heap);
+	return b;
+}
+
+void
+skb_free(struct skbuild *b)
+{
+	if (!b)
+		return;
+	tok_free(&b->tok);
+	free(b->set);
+	free(b->heap);
+	free(b);
+}
+
+void
+skb_begin(struct skbuild *b)
+{
+	/* a huge page's table goes back, so that small pages do not clear it */
+	if (b->setcap > 1 << 16 && b->setcap > 8 * b->setn) {
+		free(b->set);
+		b->setcap = 1024;
+		b->set = ecalloc(b->setcap, sizeof *b->set);
+	} else if (b->setn || b->haszero) {
+		memset(b->set, 0, b->setcap * sizeof *b->set);
+	}
+	b->setn = 0;
+	b->haszero = 0;
+	b->heapn = 0;
+	b->nwords = 0;
+	b->roll = 0;
+	b->bad = 0;
+}
+
+static void
+siftdown(uint64_t *heap, unsigned n, unsigned i)
+{
+	uint64_t v = heap[i];
+	unsigned c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && heap[c + 1] > heap[c])
+			c++;
+		if (heap[c] <= v)
+			break;
+		heap[i] = heap[c];
+		i = c;
+	}
+	heap[i] = v;
+}
+
+static void
+siftup(uint64_t *heap, unsigned i)
+{
+	uint64_t v = heap[i];
+
+	while (i > 0 && heap[(i - 1) / 2] < v) {
+		heap[i] = heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	heap[i] = v;
+}
+
+/* Add v to the set; 1 if it was not there. */
+static int
+setadd(struct skbuild *b, uint64_t v)
+{
+	size_t i, mask;
+
+	if (v == 0) {
+		if (b->haszero)
+			return 0;
+		return b->haszero = 1;
+	}
+	if (2 * (b->setn + 1) > b->setcap) {
+		uint64_t *old = b->set;
+		size_t oldcap = b->setcap, j;
+
+		b->setcap *= 2;
+		b->set = ecalloc(b->setcap, sizeof *b->set);
+		mask = b->setcap - 1;
+		for (j = 0; j < oldcap; j++) {
+			if (!old[j])
+				continue;
+			/* the hash is a bijective mix of keyed hashes: its low bits are the slot */
+			for (i = old[j] & mask; b->set[i]; i = (i + 1) & mask)
+				;
+			b->set[i] = old[j];
+		}
+		free(old);
+	}
+	mask = b->setcap - 1;
+	for (i = v & mask; b->set[i]; i = (i + 1) & mask)
+		if (b->set[i] == v)
+			return 0;
+	b->set[i] = v;
+	b->setn++;
+	return 1;
+}
+
+static void
+addshingle(struct skbuild *b, uint64_t v)
+{
+	if (!setadd(b, v))
+		return;
+	if (b->heapn < b->size) {
+		b->heap[b->heapn] = v;
+		siftup(b->heap, b->heapn++);
+	} else if (v < b->heap[0]) {
+		b->heap[0] = v;
+		siftdown(b->heap, b->heapn, 0);
+	}
+}
+
+static void
+word(void *ctx, const char *w, size_t n)
+{
+	struct skbuild *b = ctx;
+	uint64_t h = siphash(b->key0, b->key1, w, n, 1, 3, NULL);
+	unsigned slot = (unsigned)(b->nwords % b->k);
+
+	if (b->nwords >= b->k)
+		b->roll -= b->win[slot] * b->ppow;	/* the word leaving the window */
+	b->roll = b->roll * SK_P + h;
+	b->win[slot] = h;
+	if (++b->nwords >= b->k)
+		addshingle(b, mix(b->roll));
+}
+
+void
+skb_feed(struct skbuild *b, const char *p, size_t n)
+{
+	tok_feed(&b->tok, p, n, word, b);
+}
+
+static int
+cmpu64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+skb_end(struct skbuild *b, struct sketch *s)
+{
+	int ret = tok_end(&b->tok, word, b);
+
+	if (b->nwords > 0 && b->nwords < b->k)
+		addshingle(b, mix(b->roll));	/* a short page: one shingle of all its words */
+	qsort(b->heap, b->heapn, sizeof *b->heap, cmpu64);
+	s->nshingles = b->setn + (uint64_t)b->haszero;
+	s->n = b->heapn;
+	s->h = b->heap;
+	return ret;
+}
+
+static const char hexdigit[] = "0123456789abcdef";
+
+void
+sketch_write(struct obuf *out, const struct sketch *s)
+{
+	char *p;
+	unsigned i;
+	int j;
+
+	obuf_add(out, s->id, s->idlen);
+	obuf_addc(out, '\t');
+	obuf_addu(out, s->nshingles);
+	obuf_addc(out, '\t');
+	p = obuf_room(out, 17 * (size_t)s->n + 1);
+	for (i = 0; i < s->n; i++) {
+		if (i)
+			*p++ = ' ';
+		for (j = 60; j >= 0; j -= 4)
+			*p++ = hexdigit[s->h[i] >> j & 15];
+	}
+	*p++ = '\n';
+	out->n = (size_t)(p - out->p);
+}
+
+int
+sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
+{
+	char *end = line + n, *tab, *p;
+	const char *err;
+	uint64_t v;
+	int d, j;
+
+	if (!(tab = memchr(line, '\t', n))) {
+		weprintf("%s:%ju: no TAB after the ID", r->name, r->lineno);
+		return -1;
+	}
+	if (esc_check(line, (size_t)(tab - line)) < 0) {
+		weprintf("%s:%ju: bad escape in the ID", r->name, r->lineno);
+		return -1;
+	}
+	s->id = line;
+	s->idlen = (size_t)(tab - line);
+	p = tab + 1;
+	if (!(tab = memchr(p, '\t', (size_t)(end - p)))) {
+		weprintf("%s:%ju: no TAB after the shingle count", r->name, r->lineno);
+		return -1;
+	}
+	s->nshingles = (uint64_t)parsenumn(p, (size_t)(tab - p), 0, INT64_MAX, &err);
+	if (err) {
+		weprintf("%s:%ju: shingle count %s", r->name, r->lineno, err);
+		return -1;
+	}
+	p = tab + 1;
+	if (end > p && end[-1] == '\r')
+		end--;
+	s->n = 0;
+	s->h = h;
+	while (p < end) {
+		if (s->n > 0 && *p++ != ' ')
+			goto bad;
+		if (end - p < 16 || s->n == SK_MAXSIZE)
+			goto bad;
+		v = 0;
+		for (j = 0; j < 16; j++) {
+			if ((d = hexval((unsigned char)*p)) < 0 || (*p >= 'A' && *p <= 'F'))
+				goto bad;
+			v = v << 4 | (uint64_t)d;
+			p++;
+		}
+		if (s->n > 0 && v <= h[s->n - 1])
+			goto bad;
+		h[s->n++] = v;
+	}
+	if (s->n > s->nshingles || (s->n < s->nshingles && s->n == 0)) {
+		weprintf("%s:%ju: %u hashes for %ju shingles", r->name, r->lineno,
+		    s->n, (uintmax_t)s->nshingles);
+		return -1;
+	}
+	return 0;
+bad:
+	weprintf("%s:%ju: bad hash list (at most %d ascending 16-digit lowercase hex numbers, "
+	    "one space apart)", r->name, r->lineno, SK_MAXSIZE);
+	return -1;
+}
