@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -13,9 +14,26 @@
 static unsigned kwords = 5;		/* -k: words per shingle */
 static unsigned size = 128;		/* -n: hashes per sketch */
 static uint64_t seed;			/* -s */
+static int vflag;			/* progress on stderr */
+static uintmax_t ndocs;
+static time_t start, lastreport;
 static struct skbuild *build;
 static struct obuf id;			/* the page ID being read */
 static struct obuf out;
+
+/* Documents done and documents per second, once a second, on one line of stderr. */
+static void
+progress(int last)
+{
+	time_t now = time(NULL);
+
+	if (!last && now == lastreport)
+		return;
+	lastreport = now;
+	fprintf(stderr, "\rsketch: %ju documents, %.0f/s%s", ndocs,
+	    now > start ? (double)ndocs / (double)(now - start) : (double)ndocs,
+	    last ? "\n" : "");
+}
 
 static int
 sketchfile(const char *path)
@@ -67,13 +85,15 @@ sketchfile(const char *path)
 		}
 		ret |= bad;
 		bad = 0;
+		if (vflag && ++ndocs % 256 == 0)
+			progress(0);
 		id.n = 0;
 		inid = 1;
 	}
 	return rdr_close(&r) | ret;
 }
 
-static const char synopsis[] = "[-k words] [-n size] [-s seed] [file ...]";
+static const char synopsis[] = "[-v] [-k words] [-n size] [-s seed] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -87,7 +107,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "sketch";
-	while ((c = getopt(argc, argv, "hk:n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "hk:n:s:v")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
@@ -100,6 +120,9 @@ main(int argc, char *argv[])
 		case 's':
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
+		case 'v':
+			vflag = 1;
+			break;
 		default:
 			usage();
 		}
@@ -109,12 +132,15 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	build = skb_new(kwords, size, seed);
+	start = lastreport = time(NULL);
 	if (argc == 0)
 		ret |= sketchfile("-");
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= sketchfile(*argv);
 	if (out.n)
 		obuf_flush(&out, stdout);
+	if (vflag)
+		progress(1);
 	skb_free(build);
 	free(id.p);
 	free(out.p);
