@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "radix.h"
 #include "rdr.h"
 #include "sketch.h"
 #include "uf.h"
@@ -33,7 +34,6 @@ static uint64_t *nsh;		/* distinct shingles */
 static size_t *hoff;		/* where its hashes start in hv */
 static unsigned *hn;
 static uint64_t *hv;		/* the hashes of all sketches */
-static float *wv;		/* the weight of each, parallel to hv */
 static size_t ndocs, doccap, nhv, hvcap, ncoll;
 static unsigned size;		/* the sketches' size: the largest hn */
 
@@ -92,12 +92,106 @@ load(const char *path)
 	return rdr_close(&r) | ret;
 }
 
-static int
-cmpu64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+/*
+ * Hashes held by more than one sketch, with their counts: an open-addressing
+ * table (the hashes are keyed, so their low bits spread); every other hash
+ * is held by one sketch.
+ */
+static struct { uint64_t h; uint64_t n; } *shared;
+static size_t sharedmask;
+static int haszero;		/* the hash 0 is shared: 0 marks an empty slot */
+static uint64_t zerocount;
+static uint64_t *reach;		/* each sketch's largest hash it could hold, sorted */
 
-	return (x > y) - (x < y);
+#define PASSES	16	/* work in parts of 1/16 of the hashes, by their low bits */
+
+static void
+addshared(uint64_t h, uint64_t n)
+{
+	size_t i;
+
+	if (h == 0) {
+		haszero = 1;
+		zerocount = n;
+		return;
+	}
+	for (i = h & sharedmask; shared[i].h; i = (i + 1) & sharedmask)
+		;
+	shared[i].h = h;
+	shared[i].n = n;
+}
+
+static uint64_t
+count(uint64_t h)
+{
+	size_t i;
+
+	if (h == 0)
+		return haszero ? zerocount : 1;
+	if (!shared)
+		return 1;
+	for (i = h & sharedmask; shared[i].h; i = (i + 1) & sharedmask)
+		if (shared[i].h == h)
+			return shared[i].n;
+	return 1;
+}
+
+/*
+ * Count the hashes held by more than one sketch, a sixteenth of them at a
+ * time (sorted, then runs), so that memory beyond the sketches stays small.
+ */
+static void
+countshared(void)
+{
+	uint64_t *part, *dup = NULL;
+	size_t parts[PASSES] = { 0 }, most = 0, dupcap = 0, ndup = 0, n, i, j, cap;
+	unsigned p;
+
+	for (i = 0; i < nhv; i++)
+		parts[hv[i] & (PASSES - 1)]++;
+	for (p = 0; p < PASSES; p++)
+		if (parts[p] > most)
+			most = parts[p];
+	part = ereallocarray(NULL, most ? most : 1, sizeof *part);
+	for (p = 0; p < PASSES; p++) {
+		for (i = n = 0; i < nhv; i++)
+			if ((hv[i] & (PASSES - 1)) == p)
+				part[n++] = hv[i];
+		radix_sort64(part, n);
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && part[j] == part[i]; j++)
+				;
+			if (j - i < 2)
+				continue;
+			egrow(&dup, &dupcap, ndup + 2, sizeof *dup);
+			dup[ndup++] = part[i];
+			dup[ndup++] = j - i;
+		}
+	}
+	free(part);
+	for (cap = 16; cap < ndup; cap *= 2)	/* ndup / 2 hashes, load <= 1/2 */
+		;
+	if (ndup) {
+		shared = ecalloc(cap, sizeof *shared);
+		sharedmask = cap - 1;
+		for (i = 0; i < ndup; i += 2)
+			addshared(dup[i], dup[i + 1]);
+	}
+	free(dup);
+}
+
+static void
+prepare(void)
+{
+	size_t d;
+
+	if (rarity == 0)
+		return;
+	countshared();
+	reach = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *reach);
+	for (d = 0; d < ndocs; d++)
+		reach[d] = hn[d] < nsh[d] ? hv[hoff[d] + hn[d] - 1] : UINT64_MAX;
+	radix_sort64(reach, ndocs);
 }
 
 /* The first index of sorted v[0..n) holding a value >= x. */
@@ -117,56 +211,22 @@ lowerbound(const uint64_t *v, size_t n, uint64_t x)
 }
 
 /*
- * The weight of every hash: min(1, rarity / df), where df estimates the
- * number of documents holding its shingle. A document can show a hash in its
- * sketch only if the hash is at most its largest one (every hash of a
- * document with fewer shingles than the size), so df is the number of
- * sketches holding the hash, scaled up by the share of sketches that could.
+ * The weight of hash h: min(1, rarity / df), where df estimates the number
+ * of documents holding its shingle. A sketch can hold h only if h is at
+ * most its largest hash (any sketch of a page with fewer shingles than the
+ * size can), so df is the number of sketches holding h, scaled up by the
+ * share of sketches that could.
  */
-static void
-weigh(void)
+static double
+weight(uint64_t h)
 {
-	uint64_t *all, *reach;
-	size_t i, d, j, lo, c, nreach = 0;
+	double df, can;
 
-	wv = ereallocarray(NULL, nhv ? nhv : 1, sizeof *wv);
-	if (rarity == 0) {
-		for (i = 0; i < nhv; i++)
-			wv[i] = 1;
-		return;
-	}
-	all = ereallocarray(NULL, nhv ? nhv : 1, sizeof *all);
-	memcpy(all, hv, nhv * sizeof *all);
-	qsort(all, nhv, sizeof *all, cmpu64);
-	reach = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *reach);
-	for (d = 0; d < ndocs; d++)
-		reach[nreach++] = hn[d] < nsh[d] ? hv[hoff[d] + hn[d] - 1] : UINT64_MAX;
-	qsort(reach, nreach, sizeof *reach, cmpu64);
-	for (d = 0; d < ndocs; d++) {
-		for (j = 0; j < hn[d]; j++) {
-			uint64_t h = hv[hoff[d] + j];
-			double df, can;
-
-			lo = lowerbound(all, nhv, h);
-			for (c = 0; lo + c < nhv && all[lo + c] == h; c++)
-				;
-			can = (double)(nreach - lowerbound(reach, nreach, h));
-			df = (double)c * (double)ndocs / can;
-			wv[hoff[d] + j] = df <= rarity ? 1.0f : (float)(rarity / df);
-		}
-	}
-	free(all);
-	free(reach);
-}
-
-static int
-cmppost(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return (x[0] > y[0]) - (x[0] < y[0]);
-	return (x[1] > y[1]) - (x[1] < y[1]);
+	if (rarity == 0)
+		return 1;
+	can = (double)(ndocs - lowerbound(reach, ndocs, h));
+	df = (double)count(h) * (double)ndocs / can;
+	return df <= rarity ? 1 : rarity / df;
 }
 
 /* Can documents a < b pair: in query mode, only if b is a query. */
@@ -182,42 +242,51 @@ pairable(size_t a, size_t b)
  * that share one of the PREFIX smallest hashes of each. A hash shared by
  * more than RUNMAX documents pairs each of them with the first RUNMAX only,
  * so that a hash every page holds (a site's footer) costs linear time.
+ * The hashes are taken a sixteenth at a time, by their low bits.
  */
 static uint64_t *
 candidates(size_t *ncand)
 {
 	uint64_t *post = NULL, *cand = NULL;
-	size_t npost = 0, postcap = 0, nc = 0, candcap = 0, i, j, k, run, d;
+	size_t postcap = 0, npost, nc = 0, candcap = 0, i, j, k, run, d;
+	unsigned p;
 
-	for (d = 0; d < ndocs; d++) {
-		unsigned n = hn[d] < PREFIX ? hn[d] : PREFIX;
+	for (p = 0; p < PASSES; p++) {
+		npost = 0;
+		for (d = 0; d < ndocs; d++) {
+			unsigned n = hn[d] < PREFIX ? hn[d] : PREFIX;
 
-		if (nsh[d] < minsize)
-			continue;
-		egrow(&post, &postcap, npost + 2 * (size_t)n, sizeof *post);
-		for (j = 0; j < n; j++) {
-			post[npost++] = hv[hoff[d] + j];
-			post[npost++] = d;
-		}
-	}
-	qsort(post, npost / 2, 2 * sizeof *post, cmppost);
-	for (i = 0; i < npost; i += 2 * run) {
-		for (run = 1; i + 2 * run < npost && post[i + 2 * run] == post[i]; run++)
-			;
-		for (j = 0; j < run && j < RUNMAX; j++) {
-			for (k = j + 1; k < run; k++) {
-				uint64_t a = post[i + 2 * j + 1], b = post[i + 2 * k + 1];
+			if (nsh[d] < minsize)
+				continue;
+			egrow(&post, &postcap, npost + 2 * (size_t)n, sizeof *post);
+			for (j = 0; j < n; j++) {
+				uint64_t h = hv[hoff[d] + j];
 
-				if (!pairable(a, b))
+				if ((h & (PASSES - 1)) != p)
 					continue;
-				egrow(&cand, &candcap, nc + 1, sizeof *cand);
-				cand[nc++] = a << 32 | b;
+				post[npost++] = h;
+				post[npost++] = d;
+			}
+		}
+		/* stable: the documents of a hash stay in input order */
+		radix_sort64kv(post, npost / 2);
+		for (i = 0; i < npost; i += 2 * run) {
+			for (run = 1; i + 2 * run < npost && post[i + 2 * run] == post[i]; run++)
+				;
+			for (j = 0; j < run && j < RUNMAX; j++) {
+				for (k = j + 1; k < run; k++) {
+					uint64_t a = post[i + 2 * j + 1], b = post[i + 2 * k + 1];
+
+					if (!pairable(a, b))
+						continue;
+					egrow(&cand, &candcap, nc + 1, sizeof *cand);
+					cand[nc++] = a << 32 | b;
+				}
 			}
 		}
 	}
 	free(post);
-	if (nc)
-		qsort(cand, nc, sizeof *cand, cmpu64);
+	radix_sort64(cand, nc);
 	for (i = j = 0; i < nc; i++)
 		if (j == 0 || cand[i] != cand[j - 1])
 			cand[j++] = cand[i];
@@ -234,26 +303,27 @@ static void
 estimate(size_t a, size_t b, double *sim, double *jac)
 {
 	const uint64_t *x = hv + hoff[a], *y = hv + hoff[b];
-	const float *wx = wv + hoff[a], *wy = wv + hoff[b];
-	unsigned i = 0, j = 0, u = 0, shared = 0, lim = size ? size : UINT_MAX;
+	unsigned i = 0, j = 0, u = 0, both = 0, lim = size ? size : UINT_MAX;
 	double num = 0, den = 0;
 
 	while (u < lim && (i < hn[a] || j < hn[b])) {
 		if (j == hn[b] || (i < hn[a] && x[i] < y[j])) {
-			den += wx[i++];
+			den += weight(x[i++]);
 		} else if (i == hn[a] || y[j] < x[i]) {
-			den += wy[j++];
+			den += weight(y[j++]);
 		} else {
-			num += wx[i];
-			den += wx[i];
-			shared++;
+			double w = weight(x[i]);
+
+			num += w;
+			den += w;
+			both++;
 			i++;
 			j++;
 		}
 		u++;
 	}
 	*sim = den > 0 ? num / den : 0;
-	*jac = u ? (double)shared / u : 0;
+	*jac = u ? (double)both / u : 0;
 }
 
 static int
@@ -432,7 +502,7 @@ main(int argc, char *argv[])
 	ncoll = ndocs;
 	if (qfile)
 		ret |= load(qfile);
-	weigh();
+	prepare();
 	cand = candidates(&ncand);
 	pairs = verify(cand, ncand, &npairs);
 	free(cand);

@@ -210,6 +210,20 @@ skb_end(struct skbuild *b, struct sketch *s)
 
 static const char hexdigit[] = "0123456789abcdef";
 
+/* hexnum[c]: the value of lowercase hex digit c, 16 for any other byte. */
+static unsigned char hexnum[256];
+
+static void
+inithexnum(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++)
+		hexnum[c] = 16;
+	for (c = 0; c < 16; c++)
+		hexnum[(unsigned char)hexdigit[c]] = (unsigned char)c;
+}
+
 void
 sketch_write(struct obuf *out, const struct sketch *s)
 {
@@ -238,8 +252,11 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 	char *end = line + n, *tab, *p;
 	const char *err;
 	uint64_t v;
-	int d, j;
+	unsigned d;
+	int j;
 
+	if (hexnum[0] == 0)
+		inithexnum();
 	if (!(tab = memchr(line, '\t', n))) {
 		weprintf("%s:%ju: no TAB after the ID", r->name, r->lineno);
 		return -1;
@@ -272,10 +289,9 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 			goto bad;
 		v = 0;
 		for (j = 0; j < 16; j++) {
-			if ((d = hexval((unsigned char)*p)) < 0 || (*p >= 'A' && *p <= 'F'))
+			if ((d = hexnum[(unsigned char)*p++]) > 15)
 				goto bad;
-			v = v << 4 | (uint64_t)d;
-			p++;
+			v = v << 4 | d;
 		}
 		if (s->n > 0 && v <= h[s->n - 1])
 			goto bad;

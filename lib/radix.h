@@ -1,0 +1,22 @@
+/*
+ * radix.h: stable LSD radix sorts of 64-bit keys, a byte at a time, for the
+ * large arrays of hashes where qsort's comparisons (and glibc's hidden copy)
+ * cost most of the time. A byte that is the same in every key costs one
+ * counting pass and no move.
+ */
+#ifndef RADIX_H
+#define RADIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Sort v[0..n) ascending. */
+void radix_sort64(uint64_t *v, size_t n);
+
+/*
+ * Sort the n records of two words at v (key, then a value that travels
+ * with it) by key, stably: records with equal keys keep their order.
+ */
+void radix_sort64kv(uint64_t *v, size_t n);
+
+#endif
