@@ -35,7 +35,8 @@ static unsigned *hn;
 static uint64_t *hv;		/* the hashes of all sketches */
 static float *wv;		/* the weight of each, parallel to hv */
 static size_t ndocs, doccap, nhv, hvcap, ncoll;
-static unsigned size;		/* the sketches' size: the largest hn */
+static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
+static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
 struct pair {
 	uint32_t a, b;
@@ -59,9 +60,14 @@ load(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (s.n < s.nshingles && size && s.n != size) {
+		/*
+		 * A cut sketch (fewer hashes than shingles) shows the size; a
+		 * whole one must not be larger.
+		 */
+		if (s.n < s.nshingles ? (size && s.n != size) || s.n < maxwhole :
+		    size && s.n > size) {
 			weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
-			    r.name, r.lineno, s.n, size);
+			    r.name, r.lineno, s.n, size ? size : maxwhole);
 			ret = 1;
 			continue;
 		}
@@ -87,6 +93,8 @@ load(const char *path)
 		nhv += s.n;
 		if (s.n < s.nshingles)
 			size = s.n;
+		else if (s.n > maxwhole)
+			maxwhole = s.n;
 		ndocs++;
 	}
 	return rdr_close(&r) | ret;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -13,9 +14,38 @@
 static unsigned kwords = 5;		/* -k: words per shingle */
 static unsigned size = 128;		/* -n: hashes per sketch */
 static uint64_t seed;			/* -s */
+static int vflag;			/* progress on stderr */
+static uintmax_t ndocs;
+static double tstart, tlast;
+static int tty;				/* stderr is a terminal: a line that redraws */
 static struct skbuild *build;
 static struct obuf id;			/* the page ID being read */
 static struct obuf out;
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Documents done and their rate, at most once a second, and at the end. */
+static void
+progress(int end)
+{
+	double t;
+
+	if (!end && (!tty || (ndocs & 1023)))
+		return;
+	t = now();
+	if (!end && t - tlast < 1)
+		return;
+	tlast = t;
+	fprintf(stderr, "%ssketch: %ju documents, %.0f/s%s", tty ? "\r" : "", ndocs,
+	    t > tstart ? (double)ndocs / (t - tstart) : 0.0, end ? "\n" : "");
+}
 
 static int
 sketchfile(const char *path)
@@ -67,13 +97,16 @@ sketchfile(const char *path)
 		}
 		ret |= bad;
 		bad = 0;
+		ndocs++;
+		if (vflag)
+			progress(0);
 		id.n = 0;
 		inid = 1;
 	}
 	return rdr_close(&r) | ret;
 }
 
-static const char synopsis[] = "[-k words] [-n size] [-s seed] [file ...]";
+static const char synopsis[] = "[-v] [-k words] [-n size] [-s seed] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -87,7 +120,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "sketch";
-	while ((c = getopt(argc, argv, "hk:n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "hk:n:s:v")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
@@ -100,6 +133,9 @@ main(int argc, char *argv[])
 		case 's':
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
+		case 'v':
+			vflag = 1;
+			break;
 		default:
 			usage();
 		}
@@ -109,12 +145,16 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	build = skb_new(kwords, size, seed);
+	tstart = tlast = now();
+	tty = isatty(2);
 	if (argc == 0)
 		ret |= sketchfile("-");
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= sketchfile(*argv);
 	if (out.n)
 		obuf_flush(&out, stdout);
+	if (vflag)
+		progress(1);
 	skb_free(build);
 	free(id.p);
 	free(out.p);
