@@ -155,9 +155,9 @@ weigh(void)
 			uint64_t h = hv[hoff[d] + j];
 			double df, can;
 
+			/* by bisection both ends: a hash in every sketch costs no scan */
 			lo = lowerbound(all, nhv, h);
-			for (c = 0; lo + c < nhv && all[lo + c] == h; c++)
-				;
+			c = h == UINT64_MAX ? nhv - lo : lowerbound(all, nhv, h + 1) - lo;
 			can = (double)(nreach - lowerbound(reach, nreach, h));
 			df = (double)c * (double)ndocs / can;
 			wv[hoff[d] + j] = df <= rarity ? 1.0f : (float)(rarity / df);
@@ -168,6 +168,14 @@ weigh(void)
 }
 
 static int
+cmpsize(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
 cmppost(const void *a, const void *b)
 {
 	const uint64_t *x = a, *y = b;
@@ -175,62 +183,6 @@ cmppost(const void *a, const void *b)
 	if (x[0] != y[0])
 		return (x[0] > y[0]) - (x[0] < y[0]);
 	return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* Can documents a < b pair: in query mode, only if b is a query. */
-static int
-pairable(size_t a, size_t b)
-{
-	(void)a;
-	return !qfile || b >= ncoll;
-}
-
-/*
- * Candidate pairs, as a << 32 | b with a < b, sorted and distinct: documents
- * that share one of the PREFIX smallest hashes of each. A hash shared by
- * more than RUNMAX documents pairs each of them with the first RUNMAX only,
- * so that a hash every page holds (a site's footer) costs linear time.
- */
-static uint64_t *
-candidates(size_t *ncand)
-{
-	uint64_t *post = NULL, *cand = NULL;
-	size_t npost = 0, postcap = 0, nc = 0, candcap = 0, i, j, k, run, d;
-
-	for (d = 0; d < ndocs; d++) {
-		unsigned n = hn[d] < PREFIX ? hn[d] : PREFIX;
-
-		if (nsh[d] < minsize)
-			continue;
-		egrow(&post, &postcap, npost + 2 * (size_t)n, sizeof *post);
-		for (j = 0; j < n; j++) {
-			post[npost++] = hv[hoff[d] + j];
-			post[npost++] = d;
-		}
-	}
-	qsort(post, npost / 2, 2 * sizeof *post, cmppost);
-	for (i = 0; i < npost; i += 2 * run) {
-		for (run = 1; i + 2 * run < npost && post[i + 2 * run] == post[i]; run++)
-			;
-		for (j = 0; j < run && j < RUNMAX; j++) {
-			for (k = j + 1; k < run; k++) {
-				uint64_t a = post[i + 2 * j + 1], b = post[i + 2 * k + 1];
-
-				if (!pairable(a, b))
-					continue;
-				egrow(&cand, &candcap, nc + 1, sizeof *cand);
-				cand[nc++] = a << 32 | b;
-			}
-		}
-	}
-	free(post);
-	if (nc)
-		qsort(cand, nc, sizeof *cand, cmpu64);
-	for (i = j = 0; i < nc; i++)
-		if (j == 0 || cand[i] != cand[j - 1])
-			cand[j++] = cand[i];
-	*ncand = j;
-	return cand;
 }
 
 /*
@@ -274,37 +226,115 @@ cmpquery(const void *a, const void *b)
 	return (x->a > y->a) - (x->a < y->a);
 }
 
-static struct pair *
-verify(const uint64_t *cand, size_t ncand, size_t *npairs)
+/* Is pair (a, b) similar enough to report? sim gets its similarity. */
+static int
+similar(size_t a, size_t b, float *sim)
 {
+	double wsim, jac, inter;
+
+	estimate(a, b, &wsim, &jac);
+	*sim = (float)wsim;
+	if (wsim >= thresh)
+		return 1;
+	if (cthresh < 0)
+		return 0;
+	/* |A & B| from J = |A & B| / (|A| + |B| - |A & B|) */
+	inter = jac * (double)(nsh[a] + nsh[b]) / (1 + jac);
+	return inter >= cthresh * (double)(nsh[a] < nsh[b] ? nsh[a] : nsh[b]);
+}
+
+/*
+ * The reported pairs, a < b, sorted by a then b (in query mode by b then
+ * a). Candidates are the documents sharing one of the PREFIX smallest
+ * hashes of each; a hash shared by more than RUNMAX documents pairs each of
+ * them with the first RUNMAX only, so that a hash every page holds (a
+ * site's footer) costs linear time. The candidates of each document a are
+ * gathered from its hashes' runs and made distinct there, so memory holds
+ * the postings and the reported pairs only, however many hashes two
+ * documents share.
+ */
+static struct pair *
+join(size_t *npairs)
+{
+	uint64_t *post = NULL;		/* (hash, document), sorted */
+	size_t *runend, *mine, *first, *part = NULL;
+	uint32_t *seen;
 	struct pair *p = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t npost = 0, postcap = 0, partcap = 0, np = 0, pcap = 0;
+	size_t i, j, q, d, run, nmine;
+	float sim;
 
-	for (i = 0; i < ncand; i++) {
-		uint32_t a = (uint32_t)(cand[i] >> 32), b = (uint32_t)cand[i];
-		double sim, jac, inter;
-		int keep;
+	for (d = 0; d < ndocs; d++) {
+		unsigned n = hn[d] < PREFIX ? hn[d] : PREFIX;
 
-		if (nsh[a] < minsize || nsh[b] < minsize)
+		if (nsh[d] < minsize)
 			continue;
-		estimate(a, b, &sim, &jac);
-		keep = sim >= thresh;
-		if (!keep && cthresh >= 0) {
-			/* |A & B| from J = |A & B| / (|A| + |B| - |A & B|) */
-			inter = jac * (double)(nsh[a] + nsh[b]) / (1 + jac);
-			keep = inter >= cthresh * (double)(nsh[a] < nsh[b] ? nsh[a] : nsh[b]);
+		egrow(&post, &postcap, npost + 2 * (size_t)n, sizeof *post);
+		for (j = 0; j < n; j++) {
+			post[npost++] = hv[hoff[d] + j];
+			post[npost++] = d;
 		}
-		if (!keep)
-			continue;
-		egrow(&p, &cap, n + 1, sizeof *p);
-		p[n].a = a;
-		p[n].b = b;
-		p[n].sim = (float)sim;
-		n++;
 	}
-	if (qfile && n)
-		qsort(p, n, sizeof *p, cmpquery);
-	*npairs = n;
+	npost /= 2;
+	if (npost)
+		qsort(post, npost, 2 * sizeof *post, cmppost);
+	/* each posting's run end, if it is among the first RUNMAX of its run, else 0 */
+	runend = ecalloc(npost ? npost : 1, sizeof *runend);
+	for (i = 0; i < npost; i += run) {
+		for (run = 1; i + run < npost && post[2 * (i + run)] == post[2 * i]; run++)
+			;
+		for (j = 0; j < run && j < RUNMAX; j++)
+			runend[i + j] = i + run;
+	}
+	/* the postings of each document, by a counting sort */
+	first = ecalloc(ndocs + 1, sizeof *first);
+	mine = ereallocarray(NULL, npost ? npost : 1, sizeof *mine);
+	for (i = 0; i < npost; i++)
+		first[post[2 * i + 1] + 1]++;
+	for (d = 0; d < ndocs; d++)
+		first[d + 1] += first[d];
+	for (i = 0; i < npost; i++)
+		mine[first[post[2 * i + 1]]++] = i;
+	for (d = ndocs; d > 0; d--)
+		first[d] = first[d - 1];
+	first[0] = 0;
+	seen = ecalloc(ndocs ? ndocs : 1, sizeof *seen);
+	for (d = 0; d < ndocs; d++) {
+		nmine = 0;
+		for (i = first[d]; i < first[d + 1]; i++) {
+			q = mine[i];
+			for (j = q + 1; j < runend[q]; j++) {
+				size_t b = post[2 * j + 1];
+
+				/* later documents only: a run is sorted by document */
+				if (seen[b] == d + 1 || (qfile && b < ncoll))
+					continue;
+				seen[b] = (uint32_t)(d + 1);
+				egrow(&part, &partcap, nmine + 1, sizeof *part);
+				part[nmine++] = b;
+			}
+		}
+		if (nmine > 1)
+			qsort(part, nmine, sizeof *part, cmpsize);
+		for (i = 0; i < nmine; i++) {
+			if (!similar(d, part[i], &sim))
+				continue;
+			egrow(&p, &pcap, np + 1, sizeof *p);
+			p[np].a = (uint32_t)d;
+			p[np].b = (uint32_t)part[i];
+			p[np].sim = sim;
+			np++;
+		}
+	}
+	free(post);
+	free(runend);
+	free(first);
+	free(mine);
+	free(seen);
+	free(part);
+	if (qfile && np)
+		qsort(p, np, sizeof *p, cmpquery);
+	*npairs = np;
 	return p;
 }
 
@@ -390,9 +420,8 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	uint64_t *cand;
 	struct pair *pairs;
-	size_t ncand, npairs;
+	size_t npairs;
 	int c, ret = 0;
 
 	argv0 = "simjoin";
@@ -441,9 +470,7 @@ main(int argc, char *argv[])
 	if (qfile)
 		ret |= load(qfile);
 	weigh();
-	cand = candidates(&ncand);
-	pairs = verify(cand, ncand, &npairs);
-	free(cand);
+	pairs = join(&npairs);
 	report(pairs, npairs);
 	free(pairs);
 	ret |= fshut(stdout, "<stdout>");
