@@ -35,7 +35,8 @@ static size_t *hoff;		/* where its hashes start in hv */
 static unsigned *hn;
 static uint64_t *hv;		/* the hashes of all sketches */
 static size_t ndocs, doccap, nhv, hvcap, ncoll;
-static unsigned size;		/* the sketches' size: the largest hn */
+static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
+static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
 struct pair {
 	uint32_t a, b;
@@ -59,9 +60,14 @@ load(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (s.n < s.nshingles && size && s.n != size) {
+		/*
+		 * A cut sketch (fewer hashes than shingles) shows the size; a
+		 * whole one must not be larger.
+		 */
+		if (s.n < s.nshingles ? (size && s.n != size) || s.n < maxwhole :
+		    size && s.n > size) {
 			weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
-			    r.name, r.lineno, s.n, size);
+			    r.name, r.lineno, s.n, size ? size : maxwhole);
 			ret = 1;
 			continue;
 		}
@@ -87,6 +93,8 @@ load(const char *path)
 		nhv += s.n;
 		if (s.n < s.nshingles)
 			size = s.n;
+		else if (s.n > maxwhole)
+			maxwhole = s.n;
 		ndocs++;
 	}
 	return rdr_close(&r) | ret;
@@ -238,6 +246,38 @@ pairable(size_t a, size_t b)
 }
 
 /*
+ * v[0..n) is sorted and distinct, v[n..n+m) anything: sort and make distinct
+ * the m, merge them into the n and return the new count.
+ */
+static size_t
+mergedistinct(uint64_t *v, size_t n, size_t m)
+{
+	uint64_t *add = v + n, *out;
+	size_t i, j, k, nadd;
+
+	radix_sort64(add, m);
+	for (i = nadd = 0; i < m; i++)
+		if (nadd == 0 || add[i] != add[nadd - 1])
+			add[nadd++] = add[i];
+	if (n == 0 || nadd == 0)
+		return n + nadd;
+	out = ereallocarray(NULL, n + nadd, sizeof *out);
+	for (i = j = k = 0; i < n || j < nadd; ) {
+		if (j == nadd || (i < n && v[i] < add[j]))
+			out[k++] = v[i++];
+		else if (i == n || add[j] < v[i])
+			out[k++] = add[j++];
+		else {
+			out[k++] = v[i++];
+			j++;
+		}
+	}
+	memcpy(v, out, k * sizeof *v);
+	free(out);
+	return k;
+}
+
+/*
  * Candidate pairs, as a << 32 | b with a < b, sorted and distinct: documents
  * that share one of the PREFIX smallest hashes of each. A hash shared by
  * more than RUNMAX documents pairs each of them with the first RUNMAX only,
@@ -248,7 +288,7 @@ static uint64_t *
 candidates(size_t *ncand)
 {
 	uint64_t *post = NULL, *cand = NULL;
-	size_t postcap = 0, npost, nc = 0, candcap = 0, i, j, k, run, d;
+	size_t postcap = 0, npost, nc = 0, nnew, candcap = 0, i, j, k, run, d;
 	unsigned p;
 
 	for (p = 0; p < PASSES; p++) {
@@ -270,6 +310,7 @@ candidates(size_t *ncand)
 		}
 		/* stable: the documents of a hash stay in input order */
 		radix_sort64kv(post, npost / 2);
+		nnew = 0;
 		for (i = 0; i < npost; i += 2 * run) {
 			for (run = 1; i + 2 * run < npost && post[i + 2 * run] == post[i]; run++)
 				;
@@ -279,18 +320,19 @@ candidates(size_t *ncand)
 
 					if (!pairable(a, b))
 						continue;
-					egrow(&cand, &candcap, nc + 1, sizeof *cand);
-					cand[nc++] = a << 32 | b;
+					egrow(&cand, &candcap, nc + nnew + 1, sizeof *cand);
+					cand[nc + nnew++] = a << 32 | b;
 				}
 			}
 		}
+		/*
+		 * This part's pairs, made distinct and merged into the others, so
+		 * that two documents sharing many hashes are held once.
+		 */
+		nc = mergedistinct(cand, nc, nnew);
 	}
 	free(post);
-	radix_sort64(cand, nc);
-	for (i = j = 0; i < nc; i++)
-		if (j == 0 || cand[i] != cand[j - 1])
-			cand[j++] = cand[i];
-	*ncand = j;
+	*ncand = nc;
 	return cand;
 }
 

@@ -16,23 +16,35 @@ static unsigned size = 128;		/* -n: hashes per sketch */
 static uint64_t seed;			/* -s */
 static int vflag;			/* progress on stderr */
 static uintmax_t ndocs;
-static time_t start, lastreport;
+static double tstart, tlast;
+static int tty;				/* stderr is a terminal: a line that redraws */
 static struct skbuild *build;
 static struct obuf id;			/* the page ID being read */
 static struct obuf out;
 
-/* Documents done and documents per second, once a second, on one line of stderr. */
-static void
-progress(int last)
+static double
+now(void)
 {
-	time_t now = time(NULL);
+	struct timespec ts;
 
-	if (!last && now == lastreport)
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Documents done and their rate, at most once a second, and at the end. */
+static void
+progress(int end)
+{
+	double t;
+
+	if (!end && (!tty || (ndocs & 1023)))
 		return;
-	lastreport = now;
-	fprintf(stderr, "\rsketch: %ju documents, %.0f/s%s", ndocs,
-	    now > start ? (double)ndocs / (double)(now - start) : (double)ndocs,
-	    last ? "\n" : "");
+	t = now();
+	if (!end && t - tlast < 1)
+		return;
+	tlast = t;
+	fprintf(stderr, "%ssketch: %ju documents, %.0f/s%s", tty ? "\r" : "", ndocs,
+	    t > tstart ? (double)ndocs / (t - tstart) : 0.0, end ? "\n" : "");
 }
 
 static int
@@ -85,7 +97,8 @@ sketchfile(const char *path)
 		}
 		ret |= bad;
 		bad = 0;
-		if (vflag && ++ndocs % 256 == 0)
+		ndocs++;
+		if (vflag)
 			progress(0);
 		id.n = 0;
 		inid = 1;
@@ -132,7 +145,8 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	build = skb_new(kwords, size, seed);
-	start = lastreport = time(NULL);
+	tstart = tlast = now();
+	tty = isatty(2);
 	if (argc == 0)
 		ret |= sketchfile("-");
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
