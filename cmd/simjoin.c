@@ -38,11 +38,6 @@ static size_t ndocs, doccap, nhv, hvcap, ncoll;
 static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
-struct pair {
-	uint32_t a, b;
-	float sim;
-};
-
 static int
 load(const char *path)
 {
@@ -321,7 +316,8 @@ candidates(size_t *ncand)
 					if (!pairable(a, b))
 						continue;
 					egrow(&cand, &candcap, nc + nnew + 1, sizeof *cand);
-					cand[nc + nnew++] = a << 32 | b;
+					/* in query mode in the order of the queries */
+					cand[nc + nnew++] = qfile ? b << 32 | a : a << 32 | b;
 				}
 			}
 		}
@@ -368,48 +364,22 @@ estimate(size_t a, size_t b, double *sim, double *jac)
 	*jac = u ? (double)both / u : 0;
 }
 
+/* Is the pair of documents a < b to be reported? *sim gets its similarity. */
 static int
-cmpquery(const void *a, const void *b)
+similar(uint32_t a, uint32_t b, double *sim)
 {
-	const struct pair *x = a, *y = b;
+	double jac, inter;
 
-	if (x->b != y->b)
-		return (x->b > y->b) - (x->b < y->b);
-	return (x->a > y->a) - (x->a < y->a);
-}
-
-static struct pair *
-verify(const uint64_t *cand, size_t ncand, size_t *npairs)
-{
-	struct pair *p = NULL;
-	size_t n = 0, cap = 0, i;
-
-	for (i = 0; i < ncand; i++) {
-		uint32_t a = (uint32_t)(cand[i] >> 32), b = (uint32_t)cand[i];
-		double sim, jac, inter;
-		int keep;
-
-		if (nsh[a] < minsize || nsh[b] < minsize)
-			continue;
-		estimate(a, b, &sim, &jac);
-		keep = sim >= thresh;
-		if (!keep && cthresh >= 0) {
-			/* |A & B| from J = |A & B| / (|A| + |B| - |A & B|) */
-			inter = jac * (double)(nsh[a] + nsh[b]) / (1 + jac);
-			keep = inter >= cthresh * (double)(nsh[a] < nsh[b] ? nsh[a] : nsh[b]);
-		}
-		if (!keep)
-			continue;
-		egrow(&p, &cap, n + 1, sizeof *p);
-		p[n].a = a;
-		p[n].b = b;
-		p[n].sim = (float)sim;
-		n++;
-	}
-	if (qfile && n)
-		qsort(p, n, sizeof *p, cmpquery);
-	*npairs = n;
-	return p;
+	if (nsh[a] < minsize || nsh[b] < minsize)
+		return 0;
+	estimate(a, b, sim, &jac);
+	if (*sim >= thresh)
+		return 1;
+	if (cthresh < 0)
+		return 0;
+	/* |A & B| from J = |A & B| / (|A| + |B| - |A & B|) */
+	inter = jac * (double)(nsh[a] + nsh[b]) / (1 + jac);
+	return inter >= cthresh * (double)(nsh[a] < nsh[b] ? nsh[a] : nsh[b]);
 }
 
 static void
@@ -427,29 +397,43 @@ flushout(struct obuf *out)
 		obuf_flush(out, stdout);
 }
 
+/*
+ * Verify the candidates and write what is asked: the pairs as they come
+ * (candidates are in output order), or the clusters or unique documents
+ * from the union of the pairs.
+ */
 static void
-report(const struct pair *p, size_t np)
+report(const uint64_t *cand, size_t ncand)
 {
 	struct obuf out = { 0 };
-	uint32_t *parent;
+	uint32_t *parent = NULL;
 	size_t i, d;
 	char num[16];
 
-	if (!gflag && !uflag) {
-		for (i = 0; i < np; i++) {
-			/* in query mode the query comes first */
-			putid(&out, qfile ? p[i].b : p[i].a);
-			obuf_addc(&out, '\t');
-			putid(&out, qfile ? p[i].a : p[i].b);
-			snprintf(num, sizeof num, "\t%.4f\n", p[i].sim);
-			obuf_add(&out, num, strlen(num));
-			flushout(&out);
-		}
-	} else {
+	if (gflag || uflag) {
 		parent = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *parent);
 		uf_init(parent, ndocs);
-		for (i = 0; i < np; i++)
-			uf_unite(parent, p[i].a, p[i].b);
+	}
+	for (i = 0; i < ncand; i++) {
+		uint32_t hi = (uint32_t)(cand[i] >> 32), lo = (uint32_t)cand[i];
+		uint32_t a = qfile ? lo : hi, b = qfile ? hi : lo;
+		double sim;
+
+		if (!similar(a, b, &sim))
+			continue;
+		if (parent) {
+			uf_unite(parent, a, b);
+			continue;
+		}
+		/* in query mode the query comes first */
+		putid(&out, hi);
+		obuf_addc(&out, '\t');
+		putid(&out, lo);
+		snprintf(num, sizeof num, "\t%.4f\n", sim);
+		obuf_add(&out, num, strlen(num));
+		flushout(&out);
+	}
+	if (parent) {
 		for (d = qfile ? ncoll : 0; d < ndocs; d++) {
 			uint32_t root = uf_find(parent, (uint32_t)d);
 
@@ -495,8 +479,7 @@ int
 main(int argc, char *argv[])
 {
 	uint64_t *cand;
-	struct pair *pairs;
-	size_t ncand, npairs;
+	size_t ncand;
 	int c, ret = 0;
 
 	argv0 = "simjoin";
@@ -546,10 +529,8 @@ main(int argc, char *argv[])
 		ret |= load(qfile);
 	prepare();
 	cand = candidates(&ncand);
-	pairs = verify(cand, ncand, &npairs);
+	report(cand, ncand);
 	free(cand);
-	report(pairs, npairs);
-	free(pairs);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }
