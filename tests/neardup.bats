@@ -5,7 +5,7 @@
 load helper
 load neardocs
 
-u='usage: neardup [-cuv] [-0 | -j | -l] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
+u='usage: neardup [-cuv] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
@@ -256,4 +256,15 @@ load faults
 	check 0 'saved\nst\n' '' sh -c 'ls -A | grep -e "^st" -e "^saved"'
 	check 0 'params\nsketches\n' '' ls -A st
 	check 0 '' '' ls -A tmp
+}
+
+@test "neardup -p: page files, as docsplit reads them" {
+	local d
+	for d in a a2 b b2 c s s2; do
+		printf 'docs/%s.txt\n' "$d"
+		cat "docs/$d.txt"
+		printf '\f'
+	done >pages.txt
+	check 0 "$pairs" '' neardup -p pages.txt
+	check 0 "$pairs" '' sh -c 'neardup -p <pages.txt'
 }
