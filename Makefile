@@ -24,7 +24,7 @@ LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 LIBA = $(BUILD)/libsim.a
-DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec
+DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
 	man/paireval.1
