@@ -72,7 +72,9 @@ lint:
 		mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) && echo "mandoc -T lint: clean"; \
 	else echo "mandoc not installed: man pages not linted"; fi
 
-# The demo runs on data the project generates itself (no network, no ../shared).
+# The demo runs on data the project generates itself (no network, no ../shared):
+# simtool on a course-format corpus (gencorpus), then neardup on a collection
+# of HTML and text pages with planted near-duplicates (gendocs, demo/neardup.sh).
 DEMO = demo/out
 demo: all
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
@@ -82,6 +84,9 @@ demo: all
 	cd $(DEMO) && PATH="$$(cd ../.. && pwd)/bin:$$(cd ../.. && pwd)/pipelines:$$PATH" \
 		sh ../../pipelines/simtool 1000 64
 	@echo "demo: full result in $(DEMO)/result.txt"
+	@echo
+	bin/gendocs -s 42 $(DEMO)
+	@PATH="$$(pwd)/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C sh demo/neardup.sh $(DEMO)
 
 # Benchmarks print their figures (bench/*.sh): the whole pipeline and
 # every stage on a generated corpus of the size the course ranked (and the
