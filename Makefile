@@ -119,6 +119,9 @@ install: $(BINS)
 	cp pipelines/simtool $(DESTDIR)$(BINDIR)/simtool
 	chmod 755 $(DESTDIR)$(BINDIR)/simtool
 	cp pipelines/simtool.mk $(DESTDIR)$(DATADIR)/simtool.mk
+	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
+	chmod 755 $(DESTDIR)$(BINDIR)/neardup
+	cp pipelines/neardup.mk $(DESTDIR)$(DATADIR)/neardup.mk
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/

@@ -1,0 +1,85 @@
+# neardup.mk: neardup(1) as make rules over named intermediate files, kept
+# in OUT, so that every stage can be inspected and a changed parameter
+# reruns only the stages after it:
+#
+#	make -f neardup.mk DOCS='dir ...' OUT=dir [E=main K=5 N=128 D=2 M=10 T=0.25]
+#
+# The stages, and the parameters each depends on (the flags of neardup):
+#
+#	OUT/pages.rec	docsplit $(SPLIT) $(DOCS)	page records ID<TAB>TEXT
+#	OUT/text.rec	htmltext, by E (-e)		the text of each page
+#	OUT/sketches	sketch, by K (-k) and N (-n)	sketch records
+#	OUT/pairs	simjoin, by D (-d), M (-m),	ID_A<TAB>ID_B<TAB>SIM
+#	OUT/clusters	  and T (-t)			ID<TAB>CLUSTER
+#	OUT/unique					ID
+#
+# pairs, clusters and unique are byte for byte what neardup, neardup -c and
+# neardup -u write with the same settings. A group of parameters is kept in
+# a file (OUT/extract.param, sketch.param, join.param) rewritten only when
+# its content changes, so a new T reruns simjoin only and a new K reruns
+# sketch and simjoin. The documents are read again on every run (make
+# cannot see inside a directory); pages.rec is replaced only when they
+# changed, and then everything after it reruns. SPLIT=-j reads JSON Lines.
+
+DOCS =
+OUT = neardup.work
+SPLIT = -f
+E = main
+K = 5
+N = 128
+D = 2
+M = 10
+T = 0.25
+
+EXTRACT_main = htmltext
+EXTRACT_all = htmltext -a
+EXTRACT_raw = cat
+EXTRACT = $(EXTRACT_$(E))
+
+# Every output is written to a temporary name, then renamed: none is ever
+# half-written.
+SAVE = >$@.tmp && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+# PARAM writes $(1) to the target only when it differs from what the target holds:
+# the file's time then says when the value last changed.
+UPDATE = if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+PARAM = @mkdir -p $(OUT) && echo '$(1)' >$@.tmp && $(UPDATE)
+
+all: $(OUT)/pairs $(OUT)/clusters $(OUT)/unique
+
+$(OUT)/pages.rec: FORCE
+	@test -n "$(DOCS)" || { echo "neardup.mk: no documents: set DOCS=" >&2; exit 2; }
+	@mkdir -p $(OUT)
+	docsplit $(SPLIT) $(DOCS) >$@.tmp || { rm -f $@.tmp; exit 1; }
+	@$(UPDATE)
+
+$(OUT)/extract.param: FORCE
+	@test -n "$(EXTRACT)" || { echo "neardup.mk: E=$(E) is invalid (main, all or raw)" >&2; exit 2; }
+	$(call PARAM,extract $(E))
+
+$(OUT)/sketch.param: FORCE
+	$(call PARAM,words $(K) size $(N))
+
+$(OUT)/join.param: FORCE
+	$(call PARAM,rarity $(D) minsize $(M) threshold $(T))
+
+$(OUT)/text.rec: $(OUT)/pages.rec $(OUT)/extract.param
+	$(EXTRACT) $(OUT)/pages.rec $(SAVE)
+
+$(OUT)/sketches: $(OUT)/text.rec $(OUT)/sketch.param
+	sketch -k $(K) -n $(N) $(OUT)/text.rec $(SAVE)
+
+$(OUT)/pairs: $(OUT)/sketches $(OUT)/join.param
+	simjoin -d $(D) -m $(M) -t $(T) $(OUT)/sketches $(SAVE)
+
+$(OUT)/clusters: $(OUT)/sketches $(OUT)/join.param
+	simjoin -g -d $(D) -m $(M) -t $(T) $(OUT)/sketches $(SAVE)
+
+$(OUT)/unique: $(OUT)/sketches $(OUT)/join.param
+	simjoin -u -d $(D) -m $(M) -t $(T) $(OUT)/sketches $(SAVE)
+
+clean:
+	rm -rf $(OUT)
+
+FORCE:
+.PHONY: all clean FORCE
