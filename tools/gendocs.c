@@ -11,7 +11,7 @@
  *				site (notes), each with its own header,
  *				navigation, footer and cookie banner
  *	docs/SITE/archive/...	edited copies of pages, in their site's template
- *	new/NNN-SLUG.*		queries: copies of pages and new pages
+ *	new/SITE-NNN-SLUG.*	queries: copies of pages and new pages
  *	labels.tsv		the truth about docs/: ID_A TAB ID_B TAB LABEL TAB KIND
  *	new-labels.tsv		the truth about new/ against docs/
  *
