@@ -20,8 +20,14 @@
 # sketch and simjoin. The documents are read again on every run (make
 # cannot see inside a directory); pages.rec is replaced only when they
 # changed, and then everything after it reruns. SPLIT=-j reads JSON Lines.
+#
+# make -f neardup.mk query Q='new ...' answers new documents against the
+# collection, as neardup -q and neardup -u -q against a state made with
+# neardup -o: OUT/query.pairs (QUERY<TAB>OTHER<TAB>SIM) and OUT/query.unique,
+# through OUT/query.rec, query.text.rec and query.sketches.
 
 DOCS =
+Q =
 OUT = neardup.work
 SPLIT = -f
 E = main
@@ -78,8 +84,28 @@ $(OUT)/clusters: $(OUT)/sketches $(OUT)/join.param
 $(OUT)/unique: $(OUT)/sketches $(OUT)/join.param
 	simjoin -u -d $(D) -m $(M) -t $(T) $(OUT)/sketches $(SAVE)
 
+query: $(OUT)/query.pairs $(OUT)/query.unique
+
+$(OUT)/query.rec: FORCE
+	@test -n "$(Q)" || { echo "neardup.mk: no queries: set Q=" >&2; exit 2; }
+	@mkdir -p $(OUT)
+	docsplit $(SPLIT) $(Q) >$@.tmp || { rm -f $@.tmp; exit 1; }
+	@$(UPDATE)
+
+$(OUT)/query.text.rec: $(OUT)/query.rec $(OUT)/extract.param
+	$(EXTRACT) $(OUT)/query.rec $(SAVE)
+
+$(OUT)/query.sketches: $(OUT)/query.text.rec $(OUT)/sketch.param
+	sketch -k $(K) -n $(N) $(OUT)/query.text.rec $(SAVE)
+
+$(OUT)/query.pairs: $(OUT)/query.sketches $(OUT)/sketches $(OUT)/join.param
+	simjoin -d $(D) -m $(M) -t $(T) -q $(OUT)/query.sketches $(OUT)/sketches $(SAVE)
+
+$(OUT)/query.unique: $(OUT)/query.sketches $(OUT)/sketches $(OUT)/join.param
+	simjoin -u -d $(D) -m $(M) -t $(T) -q $(OUT)/query.sketches $(OUT)/sketches $(SAVE)
+
 clean:
 	rm -rf $(OUT)
 
 FORCE:
-.PHONY: all clean FORCE
+.PHONY: all query clean FORCE

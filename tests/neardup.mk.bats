@@ -148,3 +148,28 @@ newer() {
 	cmp w/pairs want
 	[ -z "$(find w -name '*.tmp')" ]
 }
+
+@test "neardup.mk: query gives neardup -q's pairs and new documents" {
+	gendocs -n 12 -q 6 -s 3 . >/dev/null
+	run -0 mk -s Q=new query
+	[ "$output" = "" ]
+	neardup -o state docs >/dev/null
+	neardup -q state new >want
+	[ -s want ]
+	cmp w/query.pairs want
+	neardup -u -q state new | cmp - w/query.unique
+	[ ! -e w/pairs ]
+	touch -t 200001010000 w/*.param w/pages.rec w/query.rec
+	touch -t 200001010001 w/query.text.rec w/text.rec
+	touch -t 200001010002 w/query.sketches w/sketches
+	touch -t 200001010003 w/query.pairs w/query.unique
+	check 0 'docsplit\ndocsplit\nsimjoin\nsimjoin\n' '' ran Q=new query T=0.6
+	neardup -t 0.6 -q state new | cmp - w/query.pairs
+}
+
+@test "neardup.mk: query without Q: exit 2" {
+	docs
+	run -2 --separate-stderr mk -s query
+	[ "$output" = "" ]
+	[ "${stderr_lines[0]}" = "neardup.mk: no queries: set Q=" ]
+}
