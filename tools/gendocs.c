@@ -24,7 +24,11 @@
  * (pdel), the first half or more (trunc); and hard negatives (label 0):
  * pages that share a site template (neg-template), a page and its
  * neighbour that share the heading and introduction (neg-neighbour), a
- * page and a copy with 40% of its words edited (neg-edit40). Every output
+ * page and a copy with 40% of its words edited (neg-edit40). Of the
+ * queries, one in three is a page with 3% of its words edited in another
+ * template (query-edit), one its text version (query-text), one a new
+ * page; the copied pages follow each other from a seeded start, so they
+ * repeat only when there are more than 3 * pages queries. Every output
  * file is written to a temporary name and renamed into place.
  */
 #include <errno.h>
