@@ -621,9 +621,17 @@ render(struct obuf *o, int site, const struct page *pg, long long i)
 	}
 }
 
+/* mkdir dir/sub, where sub is "", "docs", "docs/SITE" or such. */
 static void
-makedir(const char *path)
+makedir(const char *sub, const char *site, const char *leaf)
 {
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof path, "%s%s%s%s%s%s%s", dir, *sub ? "/" : "", sub,
+	    site ? "/" : "", site ? site : "", leaf ? "/" : "", leaf ? leaf : "") >= sizeof path) {
+		errno = ENAMETOOLONG;
+		die(dir);
+	}
 	if (mkdir(path, 0777) < 0 && errno != EEXIST)
 		die(path);
 }
@@ -708,14 +716,11 @@ gendocs(void)
 	tmppath = emalloc(PATH_MAX);
 	tmppath[0] = '\0';
 	initwords();
-	makedir(dir);
-	snprintf(id, sizeof id, "%s/docs", dir);
-	makedir(id);
+	makedir("", NULL, NULL);
+	makedir("docs", NULL, NULL);
 	for (site = 0; site < NSITE; site++) {
-		snprintf(id, sizeof id, "%s/docs/%s", dir, sitename[site]);
-		makedir(id);
-		snprintf(id, sizeof id, "%s/docs/%s/archive", dir, sitename[site]);
-		makedir(id);
+		makedir("docs", sitename[site], NULL);
+		makedir("docs", sitename[site], "archive");
 		last[site][0] = '\0';
 	}
 
@@ -777,10 +782,8 @@ gendocs(void)
 	}
 
 	/* queries: an edited copy in another template, a text version, a new page */
-	if (nqueries) {
-		snprintf(id, sizeof id, "%s/new", dir);
-		makedir(id);
-	}
+	if (nqueries)
+		makedir("new", NULL, NULL);
 	/* roles 1 and 2 copy pages from base on: distinct pages until they wrap */
 	seedrng(&g, 4, 0);
 	base = below(&g, (uint32_t)npages);
