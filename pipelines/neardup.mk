@@ -43,12 +43,15 @@ EXTRACT_raw = cat
 EXTRACT = $(EXTRACT_$(E))
 
 # Every output is written to a temporary name, then renamed: none is ever
-# half-written.
-SAVE = >$@.tmp && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+# half-written. A directory in a target's place is an error (mv would hide
+# the file inside it).
+NODIR = { test ! -d $@ || { echo "$@: is a directory" >&2; rm -f $@.tmp; exit 1; }; }
+SAVE = >$@.tmp && $(NODIR) && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
-# PARAM writes $(1) to the target only when it differs from what the target holds:
-# the file's time then says when the value last changed.
-UPDATE = if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+# UPDATE renames $@.tmp to the target only when it differs from what the
+# target holds, so the target's time says when its content last changed;
+# PARAM so keeps the values of a group of parameters.
+UPDATE = $(NODIR); if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 PARAM = @mkdir -p $(OUT) && echo '$(1)' >$@.tmp && $(UPDATE)
 
 all: $(OUT)/pairs $(OUT)/clusters $(OUT)/unique

@@ -173,3 +173,16 @@ newer() {
 	[ "$output" = "" ]
 	[ "${stderr_lines[0]}" = "neardup.mk: no queries: set Q=" ]
 }
+
+@test "neardup.mk: a directory in a target's place is an error" {
+	docs
+	mkdir -p w/pairs w/sketch.param
+	run -2 --separate-stderr mk -s
+	[ "$output" = "" ]
+	[ "${stderr_lines[0]}" = "w/sketch.param: is a directory" ]
+	rmdir w/sketch.param
+	run -2 --separate-stderr mk -s
+	[ "${stderr_lines[0]}" = "w/pairs: is a directory" ]
+	check 0 '' '' find w/pairs -type f
+	[ -z "$(find w -name '*.tmp')" ]
+}
