@@ -24,7 +24,7 @@ LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 LIBA = $(BUILD)/libsim.a
-DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec
+DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
 	man/paireval.1
@@ -72,7 +72,9 @@ lint:
 		mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) && echo "mandoc -T lint: clean"; \
 	else echo "mandoc not installed: man pages not linted"; fi
 
-# The demo runs on data the project generates itself (no network, no ../shared).
+# The demo runs on data the project generates itself (no network, no ../shared):
+# simtool on a course-format corpus (gencorpus), then neardup on a collection
+# of HTML and text pages with planted near-duplicates (gendocs, demo/neardup.sh).
 DEMO = demo/out
 demo: all
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
@@ -82,6 +84,9 @@ demo: all
 	cd $(DEMO) && PATH="$$(cd ../.. && pwd)/bin:$$(cd ../.. && pwd)/pipelines:$$PATH" \
 		sh ../../pipelines/simtool 1000 64
 	@echo "demo: full result in $(DEMO)/result.txt"
+	@echo
+	bin/gendocs -s 42 $(DEMO)
+	@PATH="$$(pwd)/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C sh demo/neardup.sh $(DEMO)
 
 # Benchmarks print their figures (bench/*.sh): the whole pipeline and
 # every stage on a generated corpus of the size the course ranked (and the
@@ -114,6 +119,9 @@ install: $(BINS)
 	cp pipelines/simtool $(DESTDIR)$(BINDIR)/simtool
 	chmod 755 $(DESTDIR)$(BINDIR)/simtool
 	cp pipelines/simtool.mk $(DESTDIR)$(DATADIR)/simtool.mk
+	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
+	chmod 755 $(DESTDIR)$(BINDIR)/neardup
+	cp pipelines/neardup.mk $(DESTDIR)$(DATADIR)/neardup.mk
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
