@@ -10,7 +10,7 @@
 #include "util.h"
 #include "wtab.h"
 
-static uint32_t limit = 100;	/* -l: a paragraph with more matches is boilerplate */
+static uint32_t limit = 10;	/* -l: a paragraph with more matches is boilerplate */
 static struct wtab keys;	/* paragraph keys of the map; paragraph i has id i */
 static struct wtab pages;	/* page IDs (escaped); page i has id i */
 static uint32_t *parpage;	/* by paragraph: its page */
