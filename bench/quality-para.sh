@@ -5,7 +5,7 @@
 #   parjoin    the text of every document (docsplit -f | htmltext), split
 #              into paragraphs of at least PARMIN non-blank bytes
 #              (parsplit), each fingerprinted (wordfreq -u -p, fphash -H
-#              -m 64 -w log), matched within PARD bits (hamq -s), page
+#              -m 64 -w log), matched within PARD = 7 bits (hamq -s), page
 #              pairs from the matches (parjoin): every pair with a shared
 #              paragraph, SIM the share of both pages' text in shared
 #              paragraphs
@@ -20,7 +20,7 @@ set -eu
 bin=$1
 work=$2
 PARMIN=100
-PARD=3
+PARD=7
 
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }

@@ -192,6 +192,7 @@ main(int argc, char *argv[])
 			close(fd);
 			unlink(tmp);
 		}
+		free(tmp);
 		return EXIT_DATA;
 	}
 	setupstdout();
