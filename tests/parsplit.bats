@@ -117,3 +117,13 @@ setup() {
 	[ "${#lines[@]}" -eq 100000 ]
 	check 0 '100000\tmany\t100000\t6\n' '' tail -n 1 map
 }
+
+@test "parsplit: the blocks of htmltext are paragraphs; a heading and list items merge with the text after them" {
+	printf 'h\t<html><body><h1>Title</h1><p>The first paragraph of text.</p><ul><li>one</li><li>two</li></ul><p>The last paragraph here.</p></body></html>\n' >h.html
+	htmltext h.html >h.rec
+	check 0 '1\tTitle\n2\tThe first paragraph of text.\n3\tone\n4\ttwo\n5\tThe last paragraph here.\n' '' \
+		parsplit -m map -n 0 h.rec
+	check 0 '1\tTitle\\n\\nThe first paragraph of text.\n2\tone\\n\\ntwo\\n\\nThe last paragraph here.\n' '' \
+		parsplit -m map -n 10 h.rec
+	check 0 '1\th\t1\t29\n2\th\t2\t27\n' '' cat map
+}
