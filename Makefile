@@ -19,7 +19,8 @@ LDLIBS =
 # lib/*.c is part of the library and every lib/*.h a dependency of it: a
 # new file there needs no edit here.
 BUILD = build
-TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval sketch simjoin
+TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval \
+	parsplit parjoin sketch simjoin
 LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
@@ -27,7 +28,7 @@ LIBA = $(BUILD)/libsim.a
 DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
-	man/paireval.1
+	man/paireval.1 man/parsplit.1 man/parjoin.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
@@ -149,6 +150,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SIMTOOL_SAN=1
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
+	parsplit parjoin \
 	html paireval
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

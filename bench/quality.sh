@@ -105,3 +105,6 @@ awk -F '\t' '
 	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, "\t")
 		printf "%-20s %5s %6d %8s %8s\n", f[1], f[2], pairs[k], ex[k], sh[k] } }' \
 	"$work/exact.ev" "$work/simhash.ev"
+
+# ---- paragraph-level matching (parsplit, parjoin) and I-Match ----
+sh "$here/bench/quality-para.sh" "$bin" "$work"

@@ -19,7 +19,10 @@
 #include "util.h"
 #include "wtab.h"
 
-enum { RAW, LOG, BIN, TFIDF };
+enum { RAW, LOG, BIN, TFIDF, IMATCH };
+
+/* The default IDF band of -w imatch (-b), in percent of the largest IDF. */
+enum { IMATCH_LO = 80, IMATCH_HI = 95 };
 
 static unsigned mbits;		/* fingerprint width M */
 static unsigned nwords;		/* 64-bit words of a fingerprint: 1 or 2 */
@@ -38,6 +41,10 @@ static size_t dfcap;
 static const char **dffile;	/* the -D operands */
 static uint64_t ndocs;		/* -D: the number of documents */
 static int havedocs;		/* a file gave it */
+static unsigned bandlo = IMATCH_LO, bandhi = IMATCH_HI;	/* -b, in percent */
+static uint32_t *sel;		/* -w imatch: the page's features in the band */
+static size_t selcap;
+static struct obuf terms;	/* -w imatch: their words, sorted, each ended by a LF */
 
 /*
  * The fingerprint bits of feature w under -H: bit j (counted from 0 at the
@@ -382,6 +389,65 @@ fingerprint(struct fp *f, const struct rdr *r)
 	return 0;
 }
 
+/* Byte order of the words of two features (-w imatch). */
+static int
+cmpword(const void *x, const void *y)
+{
+	const char *a, *b;
+	size_t na, nb;
+	int c;
+
+	a = wtab_word(&features, *(const uint32_t *)x, &na);
+	b = wtab_word(&features, *(const uint32_t *)y, &nb);
+	if ((c = memcmp(a, b, na < nb ? na : nb)))
+		return c;
+	return na < nb ? -1 : na > nb;
+}
+
+/*
+ * The I-Match signature of the features in touched (Chowdhury, Frieder,
+ * Grossman and McCabe, 2002); resets them. The features kept are those
+ * whose normalized IDF, ln(N / DF) / ln(N), lies in the band [bandlo,
+ * bandhi] percent: 0 for a feature of every document, 1 for one of a
+ * single document. A feature without a DF, or with a DF above N, is
+ * outside. The signature is the hash of -H (hashrow) of their words in
+ * byte order, each followed by a LF. Returns 0 if the page has no feature
+ * in the band, and then no signature.
+ */
+static int
+imatch(struct fp *f)
+{
+	const char *w;
+	size_t k, nsel = 0, n;
+	uint32_t d;
+	uint64_t c;
+	double lnn, nidf;
+
+	lnn = ndocs > 1 ? ln((double)ndocs) : 0;
+	egrow(&sel, &selcap, ntouched + 1, sizeof *sel);
+	for (k = 0; k < ntouched; k++) {
+		weight[touched[k]] = 0;
+		w = wtab_word(&features, touched[k], &n);
+		if ((d = wtab_find(&dfwords, w, n)) == WTAB_NONE || !(c = df[d]) || c > ndocs)
+			continue;
+		nidf = lnn > 0 ? ln((double)ndocs / (double)c) / lnn : 0;
+		if (nidf * 100 >= bandlo && nidf * 100 <= bandhi)
+			sel[nsel++] = touched[k];
+	}
+	ntouched = 0;
+	if (nsel == 0)
+		return 0;
+	qsort(sel, nsel, sizeof *sel, cmpword);
+	terms.n = 0;
+	for (k = 0; k < nsel; k++) {
+		w = wtab_word(&features, sel[k], &n);
+		obuf_add(&terms, w, n);
+		obuf_addc(&terms, '\n');
+	}
+	hashrow(f, terms.p, terms.n);
+	return 1;
+}
+
 static int
 fphash(const char *path)
 {
@@ -399,12 +465,16 @@ fphash(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (addcounts(tab + 1, line + n, &r) < 0 || fingerprint(&f, &r) < 0) {
+		if (addcounts(tab + 1, line + n, &r) < 0 ||
+		    (wmode != IMATCH && fingerprint(&f, &r) < 0)) {
 			for (; ntouched; ntouched--)
 				weight[touched[ntouched - 1]] = 0;
 			ret = 1;
 			continue;
 		}
+		/* a page with no feature in the band has no signature, so no record */
+		if (wmode == IMATCH && !imatch(&f))
+			continue;
 		fwrite(line, 1, (size_t)(tab - line + 1), stdout);
 		fp_write(&f, mbits, stdout);
 		putchar('\n');
@@ -413,7 +483,7 @@ fphash(const char *path)
 }
 
 static const char synopsis[] =
-    "[-H] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
+    "[-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -427,17 +497,25 @@ main(int argc, char *argv[])
 	const char *featfile = NULL, *tablefile = NULL;
 	size_t nrows = 0, ndf = 0, i, n;
 	const char *w;
+	char *comma;
 	int c, ret = 0;
 
 	argv0 = "fphash";
 	dffile = ereallocarray(NULL, (size_t)argc, sizeof *dffile);
-	while ((c = getopt(argc, argv, "D:Hf:hm:n:s:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "D:Hb:f:hm:n:s:t:w:")) != -1) {
 		switch (c) {
 		case 'D':
 			dffile[ndf++] = optarg;
 			break;
 		case 'H':
 			hflag = 1;
+			break;
+		case 'b':
+			if (!(comma = strchr(optarg, ',')))
+				usage();
+			*comma = '\0';
+			bandlo = (unsigned)estrtonum(optarg, 0, 100, "band low");
+			bandhi = (unsigned)estrtonum(comma + 1, bandlo, 100, "band high");
 			break;
 		case 'f':
 			featfile = optarg;
@@ -466,6 +544,8 @@ main(int argc, char *argv[])
 				wmode = BIN;
 			else if (!strcmp(optarg, "tfidf"))
 				wmode = TFIDF;
+			else if (!strcmp(optarg, "imatch"))
+				wmode = IMATCH;
 			else
 				usage();
 			break;
@@ -477,7 +557,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* -H hashes the features, the table gives them: one or the other */
 	if (!mbits || (hflag ? tablefile != NULL : !featfile || !tablefile) ||
-	    (wmode == TFIDF) != (ndf > 0))
+	    (wmode == TFIDF || wmode == IMATCH) != (ndf > 0))
 		usage();
 
 	wtab_init(&features);

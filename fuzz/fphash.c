@@ -4,7 +4,9 @@
  * have up to 3 rows more than there are features (OPT1 bits 4-5, like -n).
  * OPT2 bit 7 is -H: the features are hashed, every item is one (part 0 and
  * the table are not read) and OPT1 bits 4-5 are the seed. OPT1 bits 6-7
- * are -w: raw, log, bin, or tfidf with part 3 as the -D file.
+ * are -w: raw, log, bin, or tfidf with part 3 as the -D file; with tfidf,
+ * OPT1 bit 4 makes it imatch (with the same -D file) and OPT1 bit 5 the
+ * band 0,100 instead of the default.
  */
 #include "fuzz.h"
 
@@ -24,9 +26,13 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	wmode = (int)(in.o1 >> 6 & 3);
 	key0 = in.o1 >> 4 & 3;
 	key1 = ~key0;
+	if (wmode == TFIDF && (in.o1 >> 4 & 1))
+		wmode = IMATCH;
+	bandlo = in.o1 >> 5 & 1 ? 0 : IMATCH_LO;
+	bandhi = in.o1 >> 5 & 1 ? 100 : IMATCH_HI;
 	wtab_init(&features);
 	wtab_init(&dfwords);
-	if (wmode == TFIDF && loaddf(in.path[3]) < 0)
+	if ((wmode == TFIDF || wmode == IMATCH) && loaddf(in.path[3]) < 0)
 		goto out;
 	if (hflag) {
 		growfeatures();

@@ -12,7 +12,7 @@
 
 load helper
 
-u='usage: fphash [-H] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]\n'
+u='usage: fphash [-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -27,7 +27,7 @@ setup() {
 }
 
 @test "fphash: bad option" {
-	badopt "usage: fphash [-H] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]" \
+	badopt "usage: fphash [-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]" \
 		fphash -x -f feat -m 4 -t tab
 }
 
@@ -361,4 +361,80 @@ fphash: in:3: bad count item 'apple:'
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]}" = "${lines[1]}" ]
 	[ "${#lines[0]}" -eq 130 ]
+}
+
+# I-Match: N = 100; the has df 100 (normalized IDF 0), cat 2 (0.85), sat 3
+# (0.76), mat 1 (1). The default band 80,95 keeps cat only, 70,95 cat and
+# sat, 0,100 all four; dog has no DF and is never kept.
+imatchdata() {
+	printf '\t100\nthe\t100\ncat\t2\nsat\t3\nmat\t1\n' >df
+	printf 'p1\tthe:2 cat:1 sat:1 mat:1\np2\tthe:5\np3\tsat:4 cat:1\np4\tcat:3 dog:1\n' >ip
+}
+
+@test "fphash -w imatch: the test vectors of the man page" {
+	imatchdata
+	check 0 'p1\t0111110110111000\np3\t0111110110111000\np4\t0111110110111000\n' '' \
+		fphash -H -m 16 -w imatch -D df ip
+	check 0 'p1\t0110011001110001\np3\t0110011001110001\np4\t0111110110111000\n' '' \
+		fphash -H -m 16 -b 70,95 -w imatch -D df ip
+	check 0 'p1\t1001010010010001\np2\t1011010100101101\np3\t0110011001110001\np4\t0111110110111000\n' '' \
+		fphash -H -m 16 -b 0,100 -w imatch -D df ip
+	# 128 bits: SipHash-2-4-128 of "cat\n"
+	s=11011001110100010011011000010111100000100111111000100010001101100000000001111011000011111000000011111111101001101110001010000101
+	check 0 "p1\\t$s\\np3\\t$s\\np4\\t$s\\n" '' fphash -H -m 128 -w imatch -D df ip
+	check 0 'p1\t1011011000010111\np3\t1011011000010111\np4\t1011011000010111\n' '' \
+		fphash -H -m 16 -s 1 -w imatch -D df ip
+}
+
+@test "fphash -w imatch: counts and order do not matter, the set does" {
+	imatchdata
+	printf 'a\tsat:1 cat:9\nb\tcat:1 sat:1 cat:2\nc\tcat:1\n' >in
+	check 0 'a\t0110011001110001\nb\t0110011001110001\nc\t0111110110111000\n' '' \
+		fphash -H -m 16 -b 70,95 -w imatch -D df in
+}
+
+@test "fphash -w imatch: a page with no feature in the band has no record" {
+	imatchdata
+	printf 'x\tthe:1 mat:1 dog:1\ny\t\n' >in
+	check 0 '' '' fphash -H -m 16 -w imatch -D df in
+	# 77 to 85 keeps sat (76.1...) out, cat (84.9...) in
+	check 0 'p1\t0111110110111000\np3\t0111110110111000\np4\t0111110110111000\n' '' \
+		fphash -H -m 16 -b 77,85 -w imatch -D df ip
+	# N = 1: every normalized IDF is 0
+	printf '\t1\ncat\t1\n' >df1
+	printf 'c\tcat:1\n' >in2
+	check 0 'c\t0111110110111000\n' '' fphash -H -m 16 -b 0,0 -w imatch -D df1 in2
+	check 0 '' '' fphash -H -m 16 -b 1,100 -w imatch -D df1 in2
+}
+
+@test "fphash -w imatch: with -f, features of the list only" {
+	imatchdata
+	printf 'sat\t1\n' >feat2
+	# the hash of "sat\n", as for a page whose only feature is sat
+	check 0 'p1\t0111111110011110\np3\t0111111110011110\n' '' \
+		fphash -H -f feat2 -m 16 -b 70,95 -w imatch -D df ip
+	printf 's\tsat:1\n' >s
+	check 0 's\t0111111110011110\n' '' fphash -H -m 16 -b 0,100 -w imatch -D df s
+}
+
+@test "fphash -w imatch, -b: usage errors" {
+	imatchdata
+	check 2 '' "$u" fphash -H -m 16 -w imatch ip
+	check 2 '' "$u" fphash -H -m 16 -b 70 -w imatch -D df ip
+	check 2 '' "fphash: band high '60' is too small (allowed: 70 to 100)\\n" \
+		fphash -H -m 16 -b 70,60 -w imatch -D df ip
+	check 2 '' "fphash: band low '101' is too large (allowed: 0 to 100)\\n" \
+		fphash -H -m 16 -b 101,101 -w imatch -D df ip
+	check 2 '' "fphash: band high 'x' is invalid (allowed: 0 to 100)\\n" \
+		fphash -H -m 16 -b 0,x -w imatch -D df ip
+}
+
+@test "fphash -w imatch: bounds: 200000 distinct features in a page" {
+	awk 'BEGIN { print "\t1000"; for (i = 0; i < 200000; i++) printf "w%d\t3\n", i }' >bigdf
+	awk 'BEGIN { printf "big\t"; for (i = 199999; i >= 0; i--) printf "w%d:1 ", i; print "" }' >big
+	awk 'BEGIN { printf "big2\t"; for (i = 0; i < 200000; i++) printf "w%d:2 ", i; print "" }' >big2
+	run fphash -H -m 128 -b 0,100 -w imatch -D bigdf big big2
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]#big	}" = "${lines[1]#big2	}" ]
 }

@@ -1,0 +1,304 @@
+/* parjoin: page pairs and their shares of shared text, from paragraph matches. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdr.h"
+#include "util.h"
+#include "wtab.h"
+
+static uint32_t limit = 10;	/* -l: a paragraph with more matches is boilerplate */
+static struct wtab keys;	/* paragraph keys of the map; paragraph i has id i */
+static struct wtab pages;	/* page IDs (escaped); page i has id i */
+static uint32_t *parpage;	/* by paragraph: its page */
+static uint64_t *parsize;	/* by paragraph: its size */
+static uint32_t *deg;		/* by paragraph: matches read that hold it */
+static size_t parcap, sizecap;
+static uint64_t *pagesize;	/* by page: the sum of its paragraphs' sizes */
+static size_t pagecap;
+
+/* A match kept: two paragraphs. */
+static struct { uint32_t a, b; } *match;
+static size_t nmatch, matchcap;
+
+/* A paragraph par of page lo or hi that has a near-duplicate in the other. */
+struct cover {
+	uint32_t lo, hi, par;
+};
+
+/* Largest SIZE of a map record: page sizes add up without overflow. */
+#define MAXSIZE ((long long)1 << 40)
+
+/*
+ * Read the map: KEY<TAB>PAGEID<TAB>PARNO<TAB>SIZE. Returns -1 after a
+ * diagnostic.
+ */
+static int
+loadmap(const char *path)
+{
+	struct rdr r;
+	char *line, *t1, *t2, *t3;
+	const char *errstr;
+	ptrdiff_t n;
+	size_t before;
+	uint32_t k, p;
+	long long size;
+	int bad = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return -1;
+	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		if (!(t1 = memchr(line, '\t', (size_t)n)) ||
+		    !(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
+		    !(t3 = memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) ||
+		    memchr(t3 + 1, '\t', (size_t)(line + n - t3 - 1))) {
+			weprintf("%s:%ju: not KEY<TAB>PAGEID<TAB>PARNO<TAB>SIZE", r.name, r.lineno);
+			bad = 1;
+			break;
+		}
+		parsenumn(t2 + 1, (size_t)(t3 - t2 - 1), 1, LLONG_MAX, &errstr);
+		if (errstr) {
+			weprintf("%s:%ju: paragraph number '%.*s' is %s", r.name, r.lineno,
+			    (int)(t3 - t2 - 1), t2 + 1, errstr);
+			bad = 1;
+			break;
+		}
+		size = parsenumn(t3 + 1, (size_t)(line + n - t3 - 1), 0, MAXSIZE, &errstr);
+		if (errstr) {
+			weprintf("%s:%ju: size '%.*s' is %s", r.name, r.lineno,
+			    (int)(line + n - t3 - 1), t3 + 1, errstr);
+			bad = 1;
+			break;
+		}
+		if (keys.n >= UINT32_MAX - 1) {
+			weprintf("%s:%ju: too many paragraphs", r.name, r.lineno);
+			bad = 1;
+			break;
+		}
+		before = keys.n;
+		k = wtab_intern(&keys, line, (size_t)(t1 - line));
+		if (keys.n == before) {
+			weprintf("%s:%ju: key '%.*s' given twice", r.name, r.lineno,
+			    (int)(t1 - line), line);
+			bad = 1;
+			break;
+		}
+		before = pages.n;
+		p = wtab_intern(&pages, t1 + 1, (size_t)(t2 - t1 - 1));
+		if (pages.n > before) {
+			egrow(&pagesize, &pagecap, pages.n, sizeof *pagesize);
+			pagesize[p] = 0;
+		}
+		egrow(&parpage, &parcap, keys.n, sizeof *parpage);
+		egrow(&parsize, &sizecap, keys.n, sizeof *parsize);
+		parpage[k] = p;
+		parsize[k] = (uint64_t)size;
+		pagesize[p] += (uint64_t)size;
+	}
+	if (rdr_close(&r) || bad)
+		return -1;
+	deg = ecalloc(keys.n ? keys.n : 1, sizeof *deg);
+	return 0;
+}
+
+/* The paragraph whose key is s[0..n), or WTAB_NONE after a diagnostic. */
+static uint32_t
+findkey(const char *s, size_t n, const struct rdr *r)
+{
+	uint32_t k;
+
+	if ((k = wtab_find(&keys, s, n)) == WTAB_NONE)
+		weprintf("%s:%ju: paragraph '%.*s' is not in the map", r->name, r->lineno,
+		    (int)n, s);
+	return k;
+}
+
+/*
+ * Read match records A<TAB>DIST<TAB>B (hamq(1), with or without -s and
+ * -a; header records are skipped). A match is kept while both paragraphs
+ * have at most limit matches: so at most limit matches are kept per
+ * paragraph, however many the input holds.
+ */
+static int
+readmatches(const char *path)
+{
+	struct rdr r;
+	char *line, *t1, *t2;
+	const char *errstr;
+	ptrdiff_t n;
+	uint32_t a, b;
+	int ret = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((n = rdr_line(&r, &line)) >= 0) {
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		if (!(t1 = memchr(line, '\t', (size_t)n)))
+			continue;	/* a header record */
+		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
+		    memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) {
+			weprintf("%s:%ju: not A<TAB>DIST<TAB>B", r.name, r.lineno);
+			ret = 1;
+			continue;
+		}
+		parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, 128, &errstr);
+		if (errstr) {
+			weprintf("%s:%ju: distance '%.*s' is %s", r.name, r.lineno,
+			    (int)(t2 - t1 - 1), t1 + 1, errstr);
+			ret = 1;
+			continue;
+		}
+		if ((a = findkey(line, (size_t)(t1 - line), &r)) == WTAB_NONE ||
+		    (b = findkey(t2 + 1, (size_t)(line + n - t2 - 1), &r)) == WTAB_NONE) {
+			ret = 1;
+			continue;
+		}
+		if (parpage[a] == parpage[b])
+			continue;
+		if (deg[a] < UINT32_MAX)
+			deg[a]++;
+		if (deg[b] < UINT32_MAX)
+			deg[b]++;
+		if (deg[a] > limit || deg[b] > limit)
+			continue;
+		egrow(&match, &matchcap, nmatch + 1, sizeof *match);
+		match[nmatch].a = a;
+		match[nmatch].b = b;
+		nmatch++;
+	}
+	return rdr_close(&r) | ret;
+}
+
+static int
+cmpcover(const void *x, const void *y)
+{
+	const struct cover *p = x, *q = y;
+
+	if (p->lo != q->lo)
+		return p->lo < q->lo ? -1 : 1;
+	if (p->hi != q->hi)
+		return p->hi < q->hi ? -1 : 1;
+	if (p->par != q->par)
+		return p->par < q->par ? -1 : 1;
+	return 0;
+}
+
+/* A share in [0, 1] with 4 decimals; an empty page has none. */
+static void
+putshare(uint64_t part, uint64_t whole)
+{
+	printf("\t%.4f", whole ? (double)part / (double)whole : 0.0);
+}
+
+static void
+putid(uint32_t p)
+{
+	const char *s;
+	size_t n;
+
+	s = wtab_word(&pages, p, &n);
+	fwrite(s, 1, n, stdout);
+}
+
+/*
+ * The page pairs: every paragraph that has a near-duplicate in the other
+ * page counts once, whatever its number of matches there.
+ */
+static void
+pairs(void)
+{
+	struct cover *c;
+	size_t nc = 0, i, j;
+	uint64_t cov[2];
+	uint32_t pa, pb;
+
+	c = ereallocarray(NULL, 2 * nmatch + 1, sizeof *c);
+	for (i = 0; i < nmatch; i++) {
+		/* a paragraph that went past the limit later is boilerplate too */
+		if (deg[match[i].a] > limit || deg[match[i].b] > limit)
+			continue;
+		pa = parpage[match[i].a];
+		pb = parpage[match[i].b];
+		c[nc].lo = c[nc + 1].lo = pa < pb ? pa : pb;
+		c[nc].hi = c[nc + 1].hi = pa < pb ? pb : pa;
+		c[nc].par = match[i].a;
+		c[nc + 1].par = match[i].b;
+		nc += 2;
+	}
+	qsort(c, nc, sizeof *c, cmpcover);
+	for (i = 0; i < nc; i = j) {
+		cov[0] = cov[1] = 0;
+		for (j = i; j < nc && c[j].lo == c[i].lo && c[j].hi == c[i].hi; j++)
+			if (j == i || c[j].par != c[j - 1].par)
+				cov[parpage[c[j].par] != c[i].lo] += parsize[c[j].par];
+		putid(c[i].lo);
+		putchar('\t');
+		putid(c[i].hi);
+		putshare(cov[0] + cov[1], pagesize[c[i].lo] + pagesize[c[i].hi]);
+		putshare(cov[0], pagesize[c[i].lo]);
+		putshare(cov[1], pagesize[c[i].hi]);
+		putchar('\n');
+	}
+	free(c);
+}
+
+static const char synopsis[] = "[-l limit] -m map [file ...]";
+
+static _Noreturn void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *mapfile = NULL;
+	int c, ret = 0;
+
+	argv0 = "parjoin";
+	while ((c = getopt(argc, argv, "hl:m:")) != -1) {
+		switch (c) {
+		case 'h':
+			return help(synopsis);
+		case 'l':
+			limit = (uint32_t)estrtonum(optarg, 1, UINT32_MAX - 1, "limit");
+			break;
+		case 'm':
+			mapfile = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!mapfile)
+		usage();
+
+	wtab_init(&keys);
+	wtab_init(&pages);
+	if (loadmap(mapfile) < 0)
+		return EXIT_DATA;
+	if (argc == 0)
+		ret |= readmatches("-");
+	for (; argc > 0; argc--, argv++)
+		ret |= readmatches(*argv);
+	setupstdout();
+	pairs();
+	ret |= fshut(stdout, "<stdout>");
+	wtab_free(&keys);
+	wtab_free(&pages);
+	free(parpage);
+	free(parsize);
+	free(deg);
+	free(pagesize);
+	free(match);
+	return ret;
+}
