@@ -31,7 +31,25 @@ vwarn(const char *fmt, va_list ap)
 	if (len >= 0 && (msg = malloc((size_t)len + 1)))
 		vsnprintf(msg, (size_t)len + 1, fmt, ap);
 	if (msg) {
-		fprintf(stderr, "%s: %s%s%s\n", argv0, msg, err ? " " : "", err ? err : "");
+		/* a path with a line break in it still makes one line: \n, \r */
+		char *esc = strpbrk(msg, "\n\r") ? malloc(2 * (size_t)len + 1) : NULL, *q = esc;
+		const char *p;
+
+		if (esc) {
+			for (p = msg; *p; p++) {
+				if (*p == '\n' || *p == '\r') {
+					*q++ = '\\';
+					*q++ = *p == '\n' ? 'n' : 'r';
+				} else {
+					*q++ = *p;
+				}
+			}
+			*q = '\0';
+			fprintf(stderr, "%s: %s%s%s\n", argv0, esc, err ? " " : "", err ? err : "");
+			free(esc);
+		} else {
+			fprintf(stderr, "%s: %s%s%s\n", argv0, msg, err ? " " : "", err ? err : "");
+		}
 		free(msg);
 		return;
 	}

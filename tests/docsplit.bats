@@ -512,3 +512,8 @@ docsplit: in:6: member "text" is not a string
 	*) false ;;
 	esac
 }
+
+@test "docsplit: a path with a line break is named on one line" {
+	check 1 '' 'docsplit: a\\nb: No such file or directory\n' docsplit -f 'a
+b'
+}
