@@ -23,6 +23,8 @@ enum mode { PAGES, FILES, JSONL };
 static enum mode mode = PAGES;
 static int listdelim = -1;	/* -0, -l: the operands are lists of paths ended by it */
 static const char *idname = "id", *textname = "text";	/* -i, -t */
+static unsigned part, parts = 1;	/* -p: with -f, read files part, part + parts, ... only */
+static uintmax_t nfiles;		/* files met so far, read or not */
 
 /* Where the page splitter is within a page. */
 enum state { SEEK_ID, IN_TEXT };
@@ -187,6 +189,17 @@ jsonlines(struct rdr *r)
 	return ret;
 }
 
+/*
+ * Is the next file of a -f run this process's to read? Counting every file
+ * met, read or skipped, gives each of the parts the same numbering, so that
+ * their outputs interleave back into the order of one run.
+ */
+static int
+mine(void)
+{
+	return nfiles++ % parts == part;
+}
+
 /* Read the open file r in the chosen mode; id is its path as given. */
 static int
 readfile(struct rdr *r, const char *id)
@@ -231,7 +244,7 @@ walkentry(const char *path)
 		weprintf("%s:", path);
 		return 1;
 	}
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st.st_mode) || !mine())
 		return 0;
 	if (rdr_open(&r, path) < 0)
 		return 1;
@@ -304,6 +317,10 @@ dopath(const char *path, const char *id)
 	struct stat st;
 	struct rdr r;
 
+	/* with parts, a file (not a directory) that is another part's is not opened */
+	if (parts > 1 && !(strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) &&
+	    !mine())
+		return 0;
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	if (r.fd != 0 && fstat(r.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -338,7 +355,7 @@ readlist(const char *list)
 	return ret | rdr_close(&r);
 }
 
-static const char synopsis[] = "[-0fjl] [-i name] [-t name] [file ...]";
+static const char synopsis[] = "[-0fjl] [-i name] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -350,9 +367,10 @@ int
 main(int argc, char *argv[])
 {
 	int c, ret = 0, named = 0, lists = 0, modes = 0;
+	char *slash;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0fhi:jlt:")) != -1) {
+	while ((c = getopt(argc, argv, "0fhi:jlp:t:")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
@@ -376,6 +394,13 @@ main(int argc, char *argv[])
 			listdelim = '\n';
 			lists |= 2;
 			break;
+		case 'p':
+			if (!(slash = strchr(optarg, '/')))
+				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", optarg);
+			*slash = '\0';
+			parts = (unsigned)estrtonum(slash + 1, 1, 64, "parts");
+			part = (unsigned)estrtonum(optarg, 0, parts - 1, "part");
+			break;
 		case 't':
 			textname = optarg;
 			named = 1;
@@ -387,7 +412,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members */
-	if (lists == 3 || modes == 3 || (named && mode != JSONL))
+	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (parts > 1 && mode != FILES))
 		usage();
 
 	setupstdout();

@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0fjl] [-i name] [-t name] [file ...]\n'
+u='usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0fjl] [-i name] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0fjl] [-i name] [-t name] [file ...]\n'
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0fjl] [-i name] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -516,4 +516,27 @@ docsplit: in:6: member "text" is not a string
 @test "docsplit: a path with a line break is named on one line" {
 	check 1 '' 'docsplit: a\\nb: No such file or directory\n' docsplit -f 'a
 b'
+}
+
+@test "docsplit -f -p: the parts of a run interleave back into it" {
+	mkdir -p d/x d/y
+	printf 'one\n' >d/a
+	printf 'two\n' >d/x/b
+	printf 'three\n' >d/x/c
+	printf 'four\n' >d/y/d
+	printf 'five\n' >e
+	check 0 'd/a\tone\\n\nd/x/c\tthree\\n\ne\tfive\\n\n' '' docsplit -f -p 0/2 d e missing
+	check 1 'd/x/b\ttwo\\n\nd/y/d\tfour\\n\n' 'docsplit: missing: No such file or directory\n' \
+		docsplit -f -p 1/2 d e missing
+	check 0 'd/a\tone\\n\nd/y/d\tfour\\n\nd/x/b\ttwo\\n\ne\tfive\\n\nd/x/c\tthree\\n\n' '' \
+		sh -c 'docsplit -f -p 0/3 d e; docsplit -f -p 1/3 d e; docsplit -f -p 2/3 d e'
+}
+
+@test "docsplit -p: usage" {
+	check 2 '' "$u" docsplit -p 0/2 in
+	check 2 '' "$u" docsplit -j -p 0/2 in
+	check 2 '' "docsplit: part '1' is invalid (part/parts)\n" docsplit -f -p 1 in
+	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in
+	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 64)\n" docsplit -f -p 0/0 in
+	check 2 '' "docsplit: parts '65' is too large (allowed: 1 to 64)\n" docsplit -f -p 0/65 in
 }
