@@ -11,6 +11,12 @@
 #include "util.h"
 #include "wtab.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p)	__builtin_prefetch(p)
+#else
+#define PREFETCH(p)	((void)(p))
+#endif
+
 /* What a word of the table is besides a counted word. */
 enum { PLAIN, STOP, VOCAB };
 
@@ -59,29 +65,88 @@ static struct obuf gram;
 static size_t gramlen[MAXGRAM];	/* the length of each of its words */
 static int ngram;
 
-/* Count feature w: a word, or a k-gram. Without -k, the tokenizer's callback. */
-static void
-addfeature(void *ctx, const char *w, size_t n)
+/* The id of feature w, hashed as r, or WTAB_NONE if it is not counted. */
+static uint32_t
+featureid(const struct wref *r, const char *w, size_t n)
 {
 	uint32_t i;
 
-	(void)ctx;
-	if (vflag) {
-		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
-			return;
-	} else {
-		i = wtab_intern(&words, w, n);
-		if (i >= countcap)
-			growtables();
-		if (kind[i] == STOP)
-			return;
-	}
+	if (vflag)
+		return wtab_find_ref(&words, r, w, n);
+	i = wtab_intern_ref(&words, r, w, n);
+	if (i >= countcap)
+		growtables();
+	return i;
+}
+
+/* Count the feature of id i (from featureid). */
+static void
+countid(uint32_t i)
+{
+	/* with -v only vocabulary words count, else all but stopwords */
+	if (i == WTAB_NONE || (vflag ? kind[i] != VOCAB : kind[i] == STOP))
+		return;
 	if (count[i]++ == 0 && (pflag || dflag)) {
 		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
 		touched[ntouched++] = i;
 	}
 }
 
+/* Count feature w, a word or a k-gram. */
+static void
+addfeature(const char *w, size_t n)
+{
+	struct wref r;
+
+	wtab_prepare(&words, &r, w, n);
+	countid(featureid(&r, w, n));
+}
+
+/*
+ * Without -k, words wait in a batch before they are counted: the slot of
+ * each in the word table is asked for as it comes (wtab_prepare), then
+ * the ids of the batch are found and their counts asked for, then
+ * counted, by which time most of what they need is in the cache: counting
+ * is bound by these memory accesses. Words are counted in the order they
+ * came, so ids and output are those of counting each at once.
+ */
+#define BATCH 16
+static struct wref batchref[BATCH];
+static size_t batchoff[BATCH], batchlen[BATCH];
+static struct obuf batchtext;
+static int nbatch;
+
+static void
+flushbatch(void)
+{
+	uint32_t ids[BATCH];
+	int i;
+
+	for (i = 0; i < nbatch; i++) {
+		ids[i] = featureid(&batchref[i], batchtext.p + batchoff[i], batchlen[i]);
+		if (ids[i] != WTAB_NONE) {
+			PREFETCH(&count[ids[i]]);
+			PREFETCH(&kind[ids[i]]);
+		}
+	}
+	for (i = 0; i < nbatch; i++)
+		countid(ids[i]);
+	nbatch = 0;
+	batchtext.n = 0;
+}
+
+/* The tokenizer's callback without -k. */
+static void
+queueword(void *ctx, const char *w, size_t n)
+{
+	(void)ctx;
+	batchoff[nbatch] = batchtext.n;
+	batchlen[nbatch] = n;
+	obuf_add(&batchtext, w, n);
+	wtab_prepare(&words, &batchref[nbatch], w, n);
+	if (++nbatch == BATCH)
+		flushbatch();
+}
 /*
  * A word of the text. Stopwords are dropped first; the k-grams are those of
  * the words that remain. Each word is copied into k grams at most, so the
@@ -92,6 +157,7 @@ addword(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
+	(void)ctx;
 	if (havestop && (i = wtab_find(&words, w, n)) != WTAB_NONE && kind[i] == STOP)
 		return;
 	if (ngram == kgram) {
@@ -106,7 +172,7 @@ addword(void *ctx, const char *w, size_t n)
 	obuf_add(&gram, w, n);
 	gramlen[ngram++] = n;
 	if (ngram == kgram)
-		addfeature(ctx, gram.p, gram.n);
+		addfeature(gram.p, gram.n);
 }
 
 /* The page's text has ended: no k-gram spans two pages. */
@@ -185,7 +251,7 @@ wordfreq(const char *path)
 	ptrdiff_t n;
 	int eol, inid = 1, badid = 0, ret = 0;
 	/* words are the features themselves unless they make k-grams */
-	tok_fn *add = kgram == 1 ? addfeature : addword;
+	tok_fn *add = kgram == 1 ? queueword : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
@@ -218,6 +284,7 @@ wordfreq(const char *path)
 				badid = 1;
 			}
 			endtext();
+			flushbatch();
 			/* a bad record is reported, not written */
 			if (badid)
 				droppage();
@@ -231,6 +298,7 @@ wordfreq(const char *path)
 			inid = 1;
 		}
 	}
+	flushbatch();
 	tok_free(&t);
 	return rdr_close(&r) | ret;
 }
