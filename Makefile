@@ -88,8 +88,15 @@ demo: all
 # course data when ../shared has it); the Hamming index.
 bench: bench-pipeline bench-hamq
 
-bench-pipeline: all
+bench-pipeline: all $(BENCHBINS)
 	sh bench/pipeline.sh
+
+# The yardsticks of bench/pipeline.sh: a byte scan, and the course task as
+# one small C program.
+BENCHBINS = $(BUILD)/bench/mono $(BUILD)/bench/scan
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(BUILD)/bench
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 bench-extract: bin/htmltext
 	@sh bench/extract.sh

@@ -13,9 +13,14 @@
 # the open-world stages (wordfreq -u, with the ratio of its times to those
 # of wordfreq; -d and -p with 3-grams; fphash -H, raw and TF-IDF), not part
 # of the pipeline;
-# then the whole pipeline (simtool N M, where the stages overlap through
-# pipes) the same way: its CPU time is that of all its processes, its RSS
-# that of the largest. The machine's load is printed with each table: wall
+# then the yardsticks, run in the same session on the same inputs: a
+# table-driven byte scan (bench/scan.c), LC_ALL=C wc -w, and for the course
+# data the course task as one small C program (bench/mono.c, its result
+# checked against simtool's); then the whole pipeline (simtool N M) the
+# same way: its CPU time is that of all its processes, its RSS that of the
+# largest; its wall, CPU and peak-memory ratios to each yardstick, and its
+# process count (with strace). CPU times are perf's task-clock where perf
+# runs, else GNU time's (10 ms steps); MB/cpu-s is the input over it. The machine's load is printed with each table: wall
 # times on a loaded machine are inflated, CPU times much less. The large
 # corpus is then checked against the reference tests/ref/simref for two
 # (N, M) pairs, the course data against the course's own result.
@@ -41,7 +46,15 @@ done
 shift $((OPTIND - 1))
 PATH=${BENCH_PATH:+$BENCH_PATH:}$root/bin:$root/pipelines:$PATH
 export PATH
+yard=$root/build/bench
+[ -x "$yard/mono" ] && [ -x "$yard/scan" ] || { echo "bench: run make bench-pipeline (the yardsticks)" >&2; exit 1; }
 TIME=/usr/bin/time
+# CPU times from perf's task-clock (to the microsecond) where perf runs,
+# else from GNU time (to 10 ms).
+PERF=
+if perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+	PERF="perf stat -x, -e task-clock -o $root/bench/out/.perf"
+fi
 [ -x "$TIME" ] || { echo "bench: $TIME (GNU time) is needed for peak memory" >&2; exit 1; }
 course=${SIMTOOL_COURSE:-$root/../shared/data/course}
 kdocdir=/usr/share/doc/linux-doc-6.1
@@ -73,30 +86,49 @@ measure() {
 	i=0
 	while [ $i -lt "$runs" ]; do
 		t0=$(now)
-		if ! $TIME -f '%M %U %S' -o "$out/.rss1" "$@" >"$label.out"; then
+		if ! $PERF $TIME -f '%M %U %S' -o "$out/.rss1" "$@" >"$label.out"; then
 			echo "bench: $label failed" >&2
 			fail=1
 			return 1
 		fi
 		t1=$(now)
 		echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$out/.walls"
-		tail -n 1 "$out/.rss1" | awk '{ print $1 >>"'"$out/.rss"'"; print $2 + $3 >>"'"$out/.cpus"'" }'
+		tail -n 1 "$out/.rss1" | awk '{ print $1 >>"'"$out/.rss"'" }'
+		if [ -n "$PERF" ]; then
+			# task-clock in ms, of the command and its children
+			awk -F, '$3 ~ /task-clock/ { print $1 / 1000 }' "$out/.perf" >>"$out/.cpus"
+		else
+			tail -n 1 "$out/.rss1" | awk '{ print $2 + $3 >>"'"$out/.cpus"'" }'
+		fi
 		i=$((i + 1))
 	done
 	wall=$(median <"$out/.walls")
 	cpu=$(median <"$out/.cpus")
 	rss=$(sort -n "$out/.rss" | tail -n 1)
-	printf '%-24s %8.3f %8.2f %8.1f %8.1f %9.1f\n' "$label" "$wall" "$cpu" \
+	printf '%-24s %8.3f %8.3f %8.1f %8.1f %9.1f %9.1f\n' "$label" "$wall" "$cpu" \
 	    "$(echo "$rss" | awk '{ print $1 / 1024 }')" \
 	    "$(echo "$bytes" | awk '{ print $1 / 1e6 }')" \
-	    "$(echo "$bytes $wall" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
+	    "$(echo "$bytes $wall" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')" \
+	    "$(echo "$bytes $cpu" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
+}
+
+# ratio name: the last measure against the one saved by "save name", as
+# wall, CPU and peak-memory ratios.
+save() {
+	eval "y_$1=\"\$wall \$cpu \$rss\""
+}
+ratio() {
+	eval "set -- $1 \$y_$1"
+	echo "$wall $cpu $rss $2 $3 $4" | awk -v n="$1" '{
+		printf "  %-22s wall %6.2fx  cpu %6.2fx  RSS %6.2fx\n", "/ " n,
+		    ($4 > 0 ? $1 / $4 : 0), ($5 > 0 ? $2 / $5 : 0), ($6 > 0 ? $3 / $6 : 0) }'
 }
 
 header() {
 	echo
 	echo "== $1"
 	uptime | sed 's/^ */load: /'
-	printf '%-24s %8s %8s %8s %8s %9s\n' stage wall/s cpu/s RSS/MB in/MB MB/s
+	printf '%-24s %8s %8s %8s %8s %9s %9s\n' stage wall/s cpu/s RSS/MB in/MB MB/s MB/cpu-s
 }
 
 # The stages of pipelines/simtool, one at a time, on files; then the whole.
@@ -136,11 +168,46 @@ table() {
 	mv "wordfreq -p -k 3.out" article.pages3
 	measure "fphash -H" article.pages3 -- fphash -H -m "$m" article.pages3
 	measure "fphash -H -w tfidf" article.pages3 -- fphash -H -m "$m" -w tfidf -D article.df3 article.pages3
+	echo "---- yardsticks: a byte scan, wc -w$( [ "$4" = course ] && echo ', the monolithic bench/mono.c')"
+	measure "scan (bytes)" "article.txt sample.txt" -- "$yard/scan" article.txt sample.txt
+	save scan
+	measure "wc -w" "article.txt sample.txt" -- wc -w article.txt sample.txt
+	save wc
+	if [ "$4" = course ]; then
+		measure "mono $n $m" "article.txt sample.txt" -- "$yard/mono" "$n" "$m"
+		save mono
+		mv result.txt mono-result.txt
+	fi
 	echo "----"
 	measure "simtool (whole)" "article.txt sample.txt" -- simtool "$n" "$m"
 	echo "result.txt: $(wc -l <result.txt) lines, $(wc -c <result.txt) bytes"
+	echo "simtool $n $m against the yardsticks (medians; RSS: largest process):"
+	ratio scan
+	ratio wc
+	if [ "$4" = course ]; then
+		ratio mono
+		if cmp -s result.txt mono-result.txt; then
+			echo "check mono $n $m = simtool $n $m: OK"
+		else
+			echo "check mono $n $m = simtool $n $m: FAILED"
+			fail=1
+		fi
+	fi
+	procs
 	cd "$root" || exit 1
 	rm -rf "$w"
+}
+
+# procs: the processes of one simtool run in the current directory, and
+# its exec calls that failed (strace, if installed).
+procs() {
+	command -v strace >/dev/null 2>&1 || { echo "processes: strace not installed"; return; }
+	strace -f -o "$out/.strace" -e trace=execve,fork,vfork,clone,clone3 \
+	    simtool "$n" "$m" >/dev/null 2>&1
+	awk '/ (clone|clone3|fork|vfork)\(/ && !/resumed/ && !/= -1/ { p++ }
+	    /execve\(/ && / = -1 / { f++ }
+	    END { printf "processes: %d (simtool and %d started), failed execs: %d\n", p + 1, p, f }' "$out/.strace"
+	rm -f "$out/.strace"
 }
 
 # Generate the large corpus once (it is seeded, so always the same).
@@ -257,5 +324,5 @@ for c; do
 	*) echo "bench: unknown corpus $c" >&2; exit 2 ;;
 	esac
 done
-rm -f "$out/.walls" "$out/.cpus" "$out/.rss" "$out/.rss1"
+rm -f "$out/.walls" "$out/.cpus" "$out/.rss" "$out/.rss1" "$out/.perf"
 exit "$fail"
