@@ -65,15 +65,18 @@ static struct obuf gram;
 static size_t gramlen[MAXGRAM];	/* the length of each of its words */
 static int ngram;
 
-/* The id of feature w, hashed as r, or WTAB_NONE if it is not counted. */
+/*
+ * The id of feature w, or WTAB_NONE if it is not counted; r is its hash
+ * (wtab_prepare), or null.
+ */
 static uint32_t
 featureid(const struct wref *r, const char *w, size_t n)
 {
 	uint32_t i;
 
 	if (vflag)
-		return wtab_find_ref(&words, r, w, n);
-	i = wtab_intern_ref(&words, r, w, n);
+		return r ? wtab_find_ref(&words, r, w, n) : wtab_find(&words, w, n);
+	i = r ? wtab_intern_ref(&words, r, w, n) : wtab_intern(&words, w, n);
 	if (i >= countcap)
 		growtables();
 	return i;
@@ -96,57 +99,47 @@ countid(uint32_t i)
 static void
 addfeature(const char *w, size_t n)
 {
-	struct wref r;
-
-	wtab_prepare(&words, &r, w, n);
-	countid(featureid(&r, w, n));
+	countid(featureid(NULL, w, n));
 }
 
 /*
- * Without -k, words wait in a batch before they are counted: the slot of
- * each in the word table is asked for as it comes (wtab_prepare), then
- * the ids of the batch are found and their counts asked for, then
- * counted, by which time most of what they need is in the cache: counting
- * is bound by these memory accesses. Words are counted in the order they
- * came, so ids and output are those of counting each at once.
+ * Without -k, the tokenizer gives the words in batches. Once the word
+ * table is larger than the caches (BIGTABLE slots), counting is bound by
+ * the memory accesses: then the slot of each word is asked for first
+ * (wtab_prepare), then their ids are found and their counts asked for,
+ * then counted, by which time most of what they need is in the cache. A
+ * smaller table is in the cache already, and the words go one at a time.
+ * Words are counted in text order either way, so ids and output are those
+ * of counting each as it comes.
  */
-#define BATCH 16
-static struct wref batchref[BATCH];
-static size_t batchoff[BATCH], batchlen[BATCH];
-static struct obuf batchtext;
-static int nbatch;
+#define BIGTABLE (1 << 16)
 
 static void
-flushbatch(void)
+addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_t n)
 {
-	uint32_t ids[BATCH];
-	int i;
+	struct wref ref[TOK_BATCH];
+	uint32_t ids[TOK_BATCH];
+	size_t i;
 
-	for (i = 0; i < nbatch; i++) {
-		ids[i] = featureid(&batchref[i], batchtext.p + batchoff[i], batchlen[i]);
+	(void)ctx;
+	if (words.mask < BIGTABLE) {
+		for (i = 0; i < n; i++)
+			countid(featureid(NULL, buf + off[i], len[i]));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		wtab_prepare(&words, &ref[i], buf + off[i], len[i]);
+	for (i = 0; i < n; i++) {
+		ids[i] = featureid(&ref[i], buf + off[i], len[i]);
 		if (ids[i] != WTAB_NONE) {
 			PREFETCH(&count[ids[i]]);
 			PREFETCH(&kind[ids[i]]);
 		}
 	}
-	for (i = 0; i < nbatch; i++)
+	for (i = 0; i < n; i++)
 		countid(ids[i]);
-	nbatch = 0;
-	batchtext.n = 0;
 }
 
-/* The tokenizer's callback without -k. */
-static void
-queueword(void *ctx, const char *w, size_t n)
-{
-	(void)ctx;
-	batchoff[nbatch] = batchtext.n;
-	batchlen[nbatch] = n;
-	obuf_add(&batchtext, w, n);
-	wtab_prepare(&words, &batchref[nbatch], w, n);
-	if (++nbatch == BATCH)
-		flushbatch();
-}
 /*
  * A word of the text. Stopwords are dropped first; the k-grams are those of
  * the words that remain. Each word is copied into k grams at most, so the
@@ -251,7 +244,6 @@ wordfreq(const char *path)
 	ptrdiff_t n;
 	int eol, inid = 1, badid = 0, ret = 0;
 	/* words are the features themselves unless they make k-grams */
-	tok_fn *add = kgram == 1 ? queueword : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
@@ -277,14 +269,17 @@ wordfreq(const char *path)
 			n -= tab + 1 - p;
 			p = tab + 1;
 		}
-		tok_feed(&t, p, (size_t)n, add, NULL);
+		if (kgram == 1)
+			tok_feed_batch(&t, p, (size_t)n, addbatch, NULL);
+		else
+			tok_feed(&t, p, (size_t)n, addword, NULL);
 		if (eol) {
-			if (tok_end(&t, add, NULL) < 0 && !badid) {
+			if ((kgram == 1 ? tok_end_batch(&t, addbatch, NULL) :
+			    tok_end(&t, addword, NULL)) < 0 && !badid) {
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
 				badid = 1;
 			}
 			endtext();
-			flushbatch();
 			/* a bad record is reported, not written */
 			if (badid)
 				droppage();
@@ -298,7 +293,6 @@ wordfreq(const char *path)
 			inid = 1;
 		}
 	}
-	flushbatch();
 	tok_free(&t);
 	return rdr_close(&r) | ret;
 }

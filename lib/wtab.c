@@ -160,28 +160,32 @@ lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 	return i;
 }
 
-uint32_t
-wtab_find_ref(const struct wtab *t, const struct wref *r, const char *w, size_t n)
+static inline uint32_t
+find(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
-	uint32_t id1 = t->slot[lookup(t, w, n, r->hash, r->key)].id1;
+	uint32_t id1 = t->slot[lookup(t, w, n, h, k)].id1;
 
 	return id1 ? id1 - 1 : WTAB_NONE;
 }
 
 uint32_t
-wtab_find(const struct wtab *t, const char *w, size_t n)
+wtab_find_ref(const struct wtab *t, const struct wref *r, const char *w, size_t n)
 {
-	struct wref r;
-
-	r.key = key(w, n);
-	r.hash = hash(w, n, r.key);
-	return wtab_find_ref(t, &r, w, n);
+	return find(t, w, n, r->hash, r->key);
 }
 
 uint32_t
-wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
+wtab_find(const struct wtab *t, const char *w, size_t n)
 {
-	size_t i = lookup(t, w, n, r->hash, r->key);
+	uint64_t k = key(w, n);
+
+	return find(t, w, n, hash(w, n, k), k);
+}
+
+static inline uint32_t
+intern(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
+{
+	size_t i = lookup(t, w, n, h, k);
 
 	if (t->slot[i].id1)
 		return t->slot[i].id1 - 1;
@@ -194,8 +198,8 @@ wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
 	t->ent[t->n].off = t->textlen;
 	t->ent[t->n].len = n;
 	t->textlen += n + 1;
-	t->slot[i].key = r->key;
-	t->slot[i].hash = r->hash;
+	t->slot[i].key = k;
+	t->slot[i].hash = h;
 	t->slot[i].id1 = (uint32_t)(t->n + 1);
 	if (++t->n * 2 > t->mask)
 		rehash(t);
@@ -203,13 +207,17 @@ wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
 }
 
 uint32_t
+wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
+{
+	return intern(t, w, n, r->hash, r->key);
+}
+
+uint32_t
 wtab_intern(struct wtab *t, const char *w, size_t n)
 {
-	struct wref r;
+	uint64_t k = key(w, n);
 
-	r.key = key(w, n);
-	r.hash = hash(w, n, r.key);
-	return wtab_intern_ref(t, &r, w, n);
+	return intern(t, w, n, hash(w, n, k), k);
 }
 
 void
