@@ -6,7 +6,9 @@
 # Corpora: large (generated: 16,000 articles, 10,000 samples, ~5.6M words,
 # ~99,000 distinct words), course (../shared/data/course if present), kdoc
 # (the kernel documentation of the Debian package linux-doc-6.1, if
-# installed). Default: all that are available. Generated data lives under
+# installed); large1m (bench-large: 1,000,000 generated articles, 1.25 GB,
+# not in the default set). Default: all that are available but large1m.
+# Generated data lives under
 # bench/out/ (not in git). For each corpus the table gives, per stage run
 # alone on files, the median wall time of the runs, the median CPU time
 # (user + system), the peak RSS, the input size and MB/s (input / wall);
@@ -137,7 +139,10 @@ table() {
 	header "$4: simtool $n $m (median of $runs runs)"
 	w=$out/work.$$
 	rm -rf "$w" && mkdir -p "$w" && cd "$w" || exit 1
-	cp "$dir/article.txt" "$dir/sample.txt" "$dir/stopwords.txt" "$dir/hashvalue.txt" .
+	# links, not copies: the inputs are only read
+	for f in article.txt sample.txt stopwords.txt hashvalue.txt; do
+		ln -s "$dir/$f" . || exit 1
+	done
 	measure "docsplit article" article.txt -- docsplit article.txt
 	mv "docsplit article.out" article.rec
 	measure "docsplit sample" sample.txt -- docsplit sample.txt
@@ -158,6 +163,12 @@ table() {
 	measure "hamq" "article.fp sample.fp" -- hamq -a -d 3 article.fp sample.fp
 	mv hamq.out matches
 	measure "fmtresult" matches -- fmtresult matches
+	[ "$4" = large1m ] || openworld
+	yardsticks "$@"
+}
+
+# The open-world stages, on the files table left.
+openworld() {
 	echo "-- open-world stages (not part of simtool)"
 	measure "wordfreq -u (totals)" article.rec -- wordfreq -u -s stopwords.txt article.rec
 	echo "$asciiwall $wall $asciicpu $cpu" |
@@ -168,6 +179,11 @@ table() {
 	mv "wordfreq -p -k 3.out" article.pages3
 	measure "fphash -H" article.pages3 -- fphash -H -m "$m" article.pages3
 	measure "fphash -H -w tfidf" article.pages3 -- fphash -H -m "$m" -w tfidf -D article.df3 article.pages3
+}
+
+# The yardsticks, then simtool whole, and their ratios.
+yardsticks() {
+	n=$1 m=$2
 	echo "---- yardsticks: a byte scan, wc -w$( [ "$4" = course ] && echo ', the monolithic bench/mono.c')"
 	measure "scan (bytes)" "article.txt sample.txt" -- "$yard/scan" article.txt sample.txt
 	save scan
@@ -193,7 +209,7 @@ table() {
 			fail=1
 		fi
 	fi
-	procs
+	[ "$4" = large1m ] || procs
 	cd "$root" || exit 1
 	rm -rf "$w"
 }
@@ -230,12 +246,36 @@ large() {
 	check "$d" 1000 64
 }
 
+# The 1M-article corpus (bench-large): about 1.25 GB, generated once
+# (40 s); the stages and the whole run once each, no open-world stages. The
+# first check computes the reference, which takes long; it is kept.
+large1m() {
+	d=$out/large1m
+	if [ ! -f "$d/.done" ]; then
+		make -s bin/gencorpus bin/genhash || exit 1
+		rm -rf "$d" && mkdir -p "$d" || exit 1
+		bin/gencorpus -a 1000000 -q 10000 -l 10 -L 1000 -v 100000 -s 1 "$d" &&
+		bin/genhash -s 7 10000 128 >"$d/hashvalue.txt" &&
+		cp demo/stopwords.txt "$d/" && : >"$d/.done" || exit 1
+	fi
+	echo
+	echo "large1m corpus: $(grep -c "$(printf '\f')" "$d/article.txt") + 1 articles," \
+	    "$(grep -c "$(printf '\f')" "$d/sample.txt") samples," \
+	    "$(cat "$d/article.txt" "$d/sample.txt" | wc -c) bytes"
+	r0=$runs runs=1
+	table 10000 128 "$d" large1m
+	check "$d" 10000 128
+	runs=$r0
+}
+
 # check dir N M: simtool against the reference on the same inputs.
 check() {
 	d=$1 n=$2 m=$3
 	w=$out/check.$$
 	rm -rf "$w" && mkdir -p "$w" || exit 1
-	cp "$d/article.txt" "$d/sample.txt" "$d/stopwords.txt" "$d/hashvalue.txt" "$w/" || exit 1
+	for f in article.txt sample.txt stopwords.txt hashvalue.txt; do
+		ln -s "$d/$f" "$w/$f" || exit 1
+	done
 	ref=$out/ref-$(basename "$d")-$n-$m.txt
 	sum=$(cat "$w"/*.txt tests/ref/simref | cksum | tr ' ' -)
 	if [ ! -f "$ref" ] || [ "$(cat "$ref.sum" 2>/dev/null)" != "$sum" ]; then
@@ -319,6 +359,7 @@ kdoc() {
 for c; do
 	case $c in
 	large) large ;;
+	large1m) large1m ;;
 	course) coursedata ;;
 	kdoc) kdoc ;;
 	*) echo "bench: unknown corpus $c" >&2; exit 2 ;;
