@@ -248,7 +248,8 @@ large() {
 
 # The 1M-article corpus (bench-large): about 1.25 GB, generated once
 # (40 s); the stages and the whole run once each, no open-world stages. The
-# first check computes the reference, which takes long; it is kept.
+# first check computes the reference (simref takes about 2 s per MB: some
+# 40 minutes); it is kept.
 large1m() {
 	d=$out/large1m
 	if [ ! -f "$d/.done" ]; then
