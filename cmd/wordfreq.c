@@ -140,6 +140,14 @@ addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_
 		countid(ids[i]);
 }
 
+/* A word of the text that is a feature (no -k), a word at a time. */
+static void
+addone(void *ctx, const char *w, size_t n)
+{
+	(void)ctx;
+	addfeature(w, n);
+}
+
 /*
  * A word of the text. Stopwords are dropped first; the k-grams are those of
  * the words that remain. Each word is copied into k grams at most, so the
@@ -243,6 +251,12 @@ wordfreq(const char *path)
 	const char *p, *tab;
 	ptrdiff_t n;
 	int eol, inid = 1, badid = 0, ret = 0;
+	/*
+	 * Words are the features themselves unless they make k-grams; the
+	 * ASCII tokenizer gives them in batches, the UTF-8 one a word at a time.
+	 */
+	int batch = kgram == 1 && !(tokflags & TOK_UNICODE);
+	tok_fn *add = kgram == 1 ? addone : addword;
 	/* words are the features themselves unless they make k-grams */
 
 	if (rdr_open(&r, path) < 0)
@@ -269,13 +283,13 @@ wordfreq(const char *path)
 			n -= tab + 1 - p;
 			p = tab + 1;
 		}
-		if (kgram == 1)
+		if (batch)
 			tok_feed_batch(&t, p, (size_t)n, addbatch, NULL);
 		else
-			tok_feed(&t, p, (size_t)n, addword, NULL);
+			tok_feed(&t, p, (size_t)n, add, NULL);
 		if (eol) {
-			if ((kgram == 1 ? tok_end_batch(&t, addbatch, NULL) :
-			    tok_end(&t, addword, NULL)) < 0 && !badid) {
+			if ((batch ? tok_end_batch(&t, addbatch, NULL) :
+			    tok_end(&t, add, NULL)) < 0 && !badid) {
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
 				badid = 1;
 			}
