@@ -220,7 +220,8 @@ procs() {
 	command -v strace >/dev/null 2>&1 || { echo "processes: strace not installed"; return; }
 	strace -f -o "$out/.strace" -e trace=execve,fork,vfork,clone,clone3 \
 	    simtool "$n" "$m" >/dev/null 2>&1
-	awk '/ (clone|clone3|fork|vfork)\(/ && !/resumed/ && !/= -1/ { p++ }
+	# threads (hamq's) are not processes
+	awk '/ (clone|clone3|fork|vfork)\(/ && !/resumed/ && !/= -1/ && !/CLONE_THREAD/ { p++ }
 	    /execve\(/ && / = -1 / { f++ }
 	    END { printf "processes: %d (simtool and %d started), failed execs: %d\n", p + 1, p, f }' "$out/.strace"
 	rm -f "$out/.strace"
