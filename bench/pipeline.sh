@@ -6,16 +6,23 @@
 # Corpora: large (generated: 16,000 articles, 10,000 samples, ~5.6M words,
 # ~99,000 distinct words), course (../shared/data/course if present), kdoc
 # (the kernel documentation of the Debian package linux-doc-6.1, if
-# installed). Default: all that are available. Generated data lives under
+# installed); large1m (bench-large: 1,000,000 generated articles, 1.25 GB,
+# not in the default set). Default: all that are available but large1m.
+# Generated data lives under
 # bench/out/ (not in git). For each corpus the table gives, per stage run
 # alone on files, the median wall time of the runs, the median CPU time
 # (user + system), the peak RSS, the input size and MB/s (input / wall);
 # the open-world stages (wordfreq -u, with the ratio of its times to those
 # of wordfreq; -d and -p with 3-grams; fphash -H, raw and TF-IDF), not part
 # of the pipeline;
-# then the whole pipeline (simtool N M, where the stages overlap through
-# pipes) the same way: its CPU time is that of all its processes, its RSS
-# that of the largest. The machine's load is printed with each table: wall
+# then the yardsticks, run in the same session on the same inputs: a
+# table-driven byte scan (bench/scan.c), LC_ALL=C wc -w, and for the course
+# data the course task as one small C program (bench/mono.c, its result
+# checked against simtool's); then the whole pipeline (simtool N M) the
+# same way: its CPU time is that of all its processes, its RSS that of the
+# largest; its wall, CPU and peak-memory ratios to each yardstick, and its
+# process count (with strace). CPU times are perf's task-clock where perf
+# runs, else GNU time's (10 ms steps); MB/cpu-s is the input over it. The machine's load is printed with each table: wall
 # times on a loaded machine are inflated, CPU times much less. The large
 # corpus is then checked against the reference tests/ref/simref for two
 # (N, M) pairs, the course data against the course's own result.
@@ -41,7 +48,15 @@ done
 shift $((OPTIND - 1))
 PATH=${BENCH_PATH:+$BENCH_PATH:}$root/bin:$root/pipelines:$PATH
 export PATH
+yard=$root/build/bench
+[ -x "$yard/mono" ] && [ -x "$yard/scan" ] || { echo "bench: run make bench-pipeline (the yardsticks)" >&2; exit 1; }
 TIME=/usr/bin/time
+# CPU times from perf's task-clock (to the microsecond) where perf runs,
+# else from GNU time (to 10 ms).
+PERF=
+if perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+	PERF="perf stat -x, -e task-clock -o $root/bench/out/.perf"
+fi
 [ -x "$TIME" ] || { echo "bench: $TIME (GNU time) is needed for peak memory" >&2; exit 1; }
 course=${SIMTOOL_COURSE:-$root/../shared/data/course}
 kdocdir=/usr/share/doc/linux-doc-6.1
@@ -73,30 +88,49 @@ measure() {
 	i=0
 	while [ $i -lt "$runs" ]; do
 		t0=$(now)
-		if ! $TIME -f '%M %U %S' -o "$out/.rss1" "$@" >"$label.out"; then
+		if ! $PERF $TIME -f '%M %U %S' -o "$out/.rss1" "$@" >"$label.out"; then
 			echo "bench: $label failed" >&2
 			fail=1
 			return 1
 		fi
 		t1=$(now)
 		echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$out/.walls"
-		tail -n 1 "$out/.rss1" | awk '{ print $1 >>"'"$out/.rss"'"; print $2 + $3 >>"'"$out/.cpus"'" }'
+		tail -n 1 "$out/.rss1" | awk '{ print $1 >>"'"$out/.rss"'" }'
+		if [ -n "$PERF" ]; then
+			# task-clock in ms, of the command and its children
+			awk -F, '$3 ~ /task-clock/ { print $1 / 1000 }' "$out/.perf" >>"$out/.cpus"
+		else
+			tail -n 1 "$out/.rss1" | awk '{ print $2 + $3 >>"'"$out/.cpus"'" }'
+		fi
 		i=$((i + 1))
 	done
 	wall=$(median <"$out/.walls")
 	cpu=$(median <"$out/.cpus")
 	rss=$(sort -n "$out/.rss" | tail -n 1)
-	printf '%-24s %8.3f %8.2f %8.1f %8.1f %9.1f\n' "$label" "$wall" "$cpu" \
+	printf '%-24s %8.3f %8.3f %8.1f %8.1f %9.1f %9.1f\n' "$label" "$wall" "$cpu" \
 	    "$(echo "$rss" | awk '{ print $1 / 1024 }')" \
 	    "$(echo "$bytes" | awk '{ print $1 / 1e6 }')" \
-	    "$(echo "$bytes $wall" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
+	    "$(echo "$bytes $wall" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')" \
+	    "$(echo "$bytes $cpu" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
+}
+
+# ratio name: the last measure against the one saved by "save name", as
+# wall, CPU and peak-memory ratios.
+save() {
+	eval "y_$1=\"\$wall \$cpu \$rss\""
+}
+ratio() {
+	eval "set -- $1 \$y_$1"
+	echo "$wall $cpu $rss $2 $3 $4" | awk -v n="$1" '{
+		printf "  %-22s wall %6.2fx  cpu %6.2fx  RSS %6.2fx\n", "/ " n,
+		    ($4 > 0 ? $1 / $4 : 0), ($5 > 0 ? $2 / $5 : 0), ($6 > 0 ? $3 / $6 : 0) }'
 }
 
 header() {
 	echo
 	echo "== $1"
 	uptime | sed 's/^ */load: /'
-	printf '%-24s %8s %8s %8s %8s %9s\n' stage wall/s cpu/s RSS/MB in/MB MB/s
+	printf '%-24s %8s %8s %8s %8s %9s %9s\n' stage wall/s cpu/s RSS/MB in/MB MB/s MB/cpu-s
 }
 
 # The stages of pipelines/simtool, one at a time, on files; then the whole.
@@ -105,7 +139,10 @@ table() {
 	header "$4: simtool $n $m (median of $runs runs)"
 	w=$out/work.$$
 	rm -rf "$w" && mkdir -p "$w" && cd "$w" || exit 1
-	cp "$dir/article.txt" "$dir/sample.txt" "$dir/stopwords.txt" "$dir/hashvalue.txt" .
+	# links, not copies: the inputs are only read
+	for f in article.txt sample.txt stopwords.txt hashvalue.txt; do
+		ln -s "$dir/$f" . || exit 1
+	done
 	measure "docsplit article" article.txt -- docsplit article.txt
 	mv "docsplit article.out" article.rec
 	measure "docsplit sample" sample.txt -- docsplit sample.txt
@@ -126,6 +163,12 @@ table() {
 	measure "hamq" "article.fp sample.fp" -- hamq -a -d 3 article.fp sample.fp
 	mv hamq.out matches
 	measure "fmtresult" matches -- fmtresult matches
+	[ "$4" = large1m ] || openworld
+	yardsticks "$@"
+}
+
+# The open-world stages, on the files table left.
+openworld() {
 	echo "-- open-world stages (not part of simtool)"
 	measure "wordfreq -u (totals)" article.rec -- wordfreq -u -s stopwords.txt article.rec
 	echo "$asciiwall $wall $asciicpu $cpu" |
@@ -136,11 +179,52 @@ table() {
 	mv "wordfreq -p -k 3.out" article.pages3
 	measure "fphash -H" article.pages3 -- fphash -H -m "$m" article.pages3
 	measure "fphash -H -w tfidf" article.pages3 -- fphash -H -m "$m" -w tfidf -D article.df3 article.pages3
+}
+
+# The yardsticks, then simtool whole, and their ratios.
+yardsticks() {
+	n=$1 m=$2
+	echo "---- yardsticks: a byte scan, wc -w$( [ "$4" = course ] && echo ', the monolithic bench/mono.c')"
+	measure "scan (bytes)" "article.txt sample.txt" -- "$yard/scan" article.txt sample.txt
+	save scan
+	measure "wc -w" "article.txt sample.txt" -- wc -w article.txt sample.txt
+	save wc
+	if [ "$4" = course ]; then
+		measure "mono $n $m" "article.txt sample.txt" -- "$yard/mono" "$n" "$m"
+		save mono
+		mv result.txt mono-result.txt
+	fi
 	echo "----"
 	measure "simtool (whole)" "article.txt sample.txt" -- simtool "$n" "$m"
 	echo "result.txt: $(wc -l <result.txt) lines, $(wc -c <result.txt) bytes"
+	echo "simtool $n $m against the yardsticks (medians; RSS: largest process):"
+	ratio scan
+	ratio wc
+	if [ "$4" = course ]; then
+		ratio mono
+		if cmp -s result.txt mono-result.txt; then
+			echo "check mono $n $m = simtool $n $m: OK"
+		else
+			echo "check mono $n $m = simtool $n $m: FAILED"
+			fail=1
+		fi
+	fi
+	[ "$4" = large1m ] || procs
 	cd "$root" || exit 1
 	rm -rf "$w"
+}
+
+# procs: the processes of one simtool run in the current directory, and
+# its exec calls that failed (strace, if installed).
+procs() {
+	command -v strace >/dev/null 2>&1 || { echo "processes: strace not installed"; return; }
+	strace -f -o "$out/.strace" -e trace=execve,fork,vfork,clone,clone3 \
+	    simtool "$n" "$m" >/dev/null 2>&1
+	# threads (hamq's) are not processes
+	awk '/ (clone|clone3|fork|vfork)\(/ && !/resumed/ && !/= -1/ && !/CLONE_THREAD/ { p++ }
+	    /execve\(/ && / = -1 / { f++ }
+	    END { printf "processes: %d (simtool and %d started), failed execs: %d\n", p + 1, p, f }' "$out/.strace"
+	rm -f "$out/.strace"
 }
 
 # Generate the large corpus once (it is seeded, so always the same).
@@ -163,12 +247,37 @@ large() {
 	check "$d" 1000 64
 }
 
+# The 1M-article corpus (bench-large): about 1.25 GB, generated once
+# (40 s); the stages and the whole run once each, no open-world stages. The
+# first check computes the reference (simref takes about 2 s per MB: some
+# 40 minutes); it is kept.
+large1m() {
+	d=$out/large1m
+	if [ ! -f "$d/.done" ]; then
+		make -s bin/gencorpus bin/genhash || exit 1
+		rm -rf "$d" && mkdir -p "$d" || exit 1
+		bin/gencorpus -a 1000000 -q 10000 -l 10 -L 1000 -v 100000 -s 1 "$d" &&
+		bin/genhash -s 7 10000 128 >"$d/hashvalue.txt" &&
+		cp demo/stopwords.txt "$d/" && : >"$d/.done" || exit 1
+	fi
+	echo
+	echo "large1m corpus: $(grep -c "$(printf '\f')" "$d/article.txt") + 1 articles," \
+	    "$(grep -c "$(printf '\f')" "$d/sample.txt") samples," \
+	    "$(cat "$d/article.txt" "$d/sample.txt" | wc -c) bytes"
+	r0=$runs runs=1
+	table 10000 128 "$d" large1m
+	check "$d" 10000 128
+	runs=$r0
+}
+
 # check dir N M: simtool against the reference on the same inputs.
 check() {
 	d=$1 n=$2 m=$3
 	w=$out/check.$$
 	rm -rf "$w" && mkdir -p "$w" || exit 1
-	cp "$d/article.txt" "$d/sample.txt" "$d/stopwords.txt" "$d/hashvalue.txt" "$w/" || exit 1
+	for f in article.txt sample.txt stopwords.txt hashvalue.txt; do
+		ln -s "$d/$f" "$w/$f" || exit 1
+	done
 	ref=$out/ref-$(basename "$d")-$n-$m.txt
 	sum=$(cat "$w"/*.txt tests/ref/simref | cksum | tr ' ' -)
 	if [ ! -f "$ref" ] || [ "$(cat "$ref.sum" 2>/dev/null)" != "$sum" ]; then
@@ -252,10 +361,11 @@ kdoc() {
 for c; do
 	case $c in
 	large) large ;;
+	large1m) large1m ;;
 	course) coursedata ;;
 	kdoc) kdoc ;;
 	*) echo "bench: unknown corpus $c" >&2; exit 2 ;;
 	esac
 done
-rm -f "$out/.walls" "$out/.cpus" "$out/.rss" "$out/.rss1"
+rm -f "$out/.walls" "$out/.cpus" "$out/.rss" "$out/.rss1" "$out/.perf"
 exit "$fail"

@@ -11,6 +11,12 @@
 #include "util.h"
 #include "wtab.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p)	__builtin_prefetch(p)
+#else
+#define PREFETCH(p)	((void)(p))
+#endif
+
 /* What a word of the table is besides a counted word. */
 enum { PLAIN, STOP, VOCAB };
 
@@ -59,27 +65,87 @@ static struct obuf gram;
 static size_t gramlen[MAXGRAM];	/* the length of each of its words */
 static int ngram;
 
-/* Count feature w: a word, or a k-gram. Without -k, the tokenizer's callback. */
-static void
-addfeature(void *ctx, const char *w, size_t n)
+/*
+ * The id of feature w, or WTAB_NONE if it is not counted; r is its hash
+ * (wtab_prepare), or null.
+ */
+static uint32_t
+featureid(const struct wref *r, const char *w, size_t n)
 {
 	uint32_t i;
 
-	(void)ctx;
-	if (vflag) {
-		if ((i = wtab_find(&words, w, n)) == WTAB_NONE || kind[i] != VOCAB)
-			return;
-	} else {
-		i = wtab_intern(&words, w, n);
-		if (i >= countcap)
-			growtables();
-		if (kind[i] == STOP)
-			return;
-	}
+	if (vflag)
+		return r ? wtab_find_ref(&words, r, w, n) : wtab_find(&words, w, n);
+	i = r ? wtab_intern_ref(&words, r, w, n) : wtab_intern(&words, w, n);
+	if (i >= countcap)
+		growtables();
+	return i;
+}
+
+/* Count the feature of id i (from featureid). */
+static void
+countid(uint32_t i)
+{
+	/* with -v only vocabulary words count, else all but stopwords */
+	if (i == WTAB_NONE || (vflag ? kind[i] != VOCAB : kind[i] == STOP))
+		return;
 	if (count[i]++ == 0 && (pflag || dflag)) {
 		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
 		touched[ntouched++] = i;
 	}
+}
+
+/* Count feature w, a word or a k-gram. */
+static void
+addfeature(const char *w, size_t n)
+{
+	countid(featureid(NULL, w, n));
+}
+
+/*
+ * Without -k, the tokenizer gives the words in batches. Once the word
+ * table is larger than the caches (BIGTABLE slots), counting is bound by
+ * the memory accesses: then the slot of each word is asked for first
+ * (wtab_prepare), then their ids are found and their counts asked for,
+ * then counted, by which time most of what they need is in the cache. A
+ * smaller table is in the cache already, and the words go one at a time.
+ * Words are counted in text order either way, so ids and output are those
+ * of counting each as it comes.
+ */
+#define BIGTABLE (1 << 16)
+
+static void
+addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_t n)
+{
+	struct wref ref[TOK_BATCH];
+	uint32_t ids[TOK_BATCH];
+	size_t i;
+
+	(void)ctx;
+	if (words.mask < BIGTABLE) {
+		for (i = 0; i < n; i++)
+			countid(featureid(NULL, buf + off[i], len[i]));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		wtab_prepare(&words, &ref[i], buf + off[i], len[i]);
+	for (i = 0; i < n; i++) {
+		ids[i] = featureid(&ref[i], buf + off[i], len[i]);
+		if (ids[i] != WTAB_NONE) {
+			PREFETCH(&count[ids[i]]);
+			PREFETCH(&kind[ids[i]]);
+		}
+	}
+	for (i = 0; i < n; i++)
+		countid(ids[i]);
+}
+
+/* A word of the text that is a feature (no -k), a word at a time. */
+static void
+addone(void *ctx, const char *w, size_t n)
+{
+	(void)ctx;
+	addfeature(w, n);
 }
 
 /*
@@ -92,6 +158,7 @@ addword(void *ctx, const char *w, size_t n)
 {
 	uint32_t i;
 
+	(void)ctx;
 	if (havestop && (i = wtab_find(&words, w, n)) != WTAB_NONE && kind[i] == STOP)
 		return;
 	if (ngram == kgram) {
@@ -106,7 +173,7 @@ addword(void *ctx, const char *w, size_t n)
 	obuf_add(&gram, w, n);
 	gramlen[ngram++] = n;
 	if (ngram == kgram)
-		addfeature(ctx, gram.p, gram.n);
+		addfeature(gram.p, gram.n);
 }
 
 /* The page's text has ended: no k-gram spans two pages. */
@@ -184,8 +251,13 @@ wordfreq(const char *path)
 	const char *p, *tab;
 	ptrdiff_t n;
 	int eol, inid = 1, badid = 0, ret = 0;
+	/*
+	 * Words are the features themselves unless they make k-grams; the
+	 * ASCII tokenizer gives them in batches, the UTF-8 one a word at a time.
+	 */
+	int batch = kgram == 1 && !(tokflags & TOK_UNICODE);
+	tok_fn *add = kgram == 1 ? addone : addword;
 	/* words are the features themselves unless they make k-grams */
-	tok_fn *add = kgram == 1 ? addfeature : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
@@ -211,9 +283,13 @@ wordfreq(const char *path)
 			n -= tab + 1 - p;
 			p = tab + 1;
 		}
-		tok_feed(&t, p, (size_t)n, add, NULL);
+		if (batch)
+			tok_feed_batch(&t, p, (size_t)n, addbatch, NULL);
+		else
+			tok_feed(&t, p, (size_t)n, add, NULL);
 		if (eol) {
-			if (tok_end(&t, add, NULL) < 0 && !badid) {
+			if ((batch ? tok_end_batch(&t, addbatch, NULL) :
+			    tok_end(&t, add, NULL)) < 0 && !badid) {
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
 				badid = 1;
 			}

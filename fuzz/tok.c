@@ -3,7 +3,9 @@
  * bad escape, must not depend on how it is cut into chunks (not even inside
  * a UTF-8 sequence). OPT1's low 7 bits and OPT2 give the chunk sizes, its
  * top bit the mode: TOK_UNICODE, whose words must be valid UTF-8 holding no
- * ASCII byte but lowercase letters and digits.
+ * ASCII byte but lowercase letters and digits. The batch interface
+ * (tok_feed_batch) must give the same words; in ASCII mode, the 8-byte scan
+ * must give the words and verdict of a plain one, byte by byte (ref).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,9 +74,50 @@ addword(void *ctx, const char *w, size_t n)
 	ws->len += n + 1;
 }
 
+static void
+addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || n > TOK_BATCH)
+		abort();
+	for (i = 0; i < n; i++)
+		addword(ctx, buf + off[i], len[i]);
+}
+
+/* The ASCII tokenizer as tok.h states it, a byte at a time, whole text. */
+static int
+ref(const char *p, size_t n, struct words *ws)
+{
+	struct obuf w = { 0 };
+	size_t i;
+	int bad = 0;
+	unsigned char c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)p[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+			obuf_addc(&w, (char)(c | 0x20));
+			continue;
+		}
+		if (w.n)
+			addword(ws, w.p, w.n);
+		w.n = 0;
+		if (c == '\\') {
+			c = ++i < n ? (unsigned char)p[i] : 0;
+			if (c != '\\' && c != 't' && c != 'n' && c != 'r' && c != '0')
+				bad = 1;
+		}
+	}
+	if (w.n)
+		addword(ws, w.p, w.n);
+	free(w.p);
+	return bad ? -1 : 0;
+}
+
 /* Returns tok_end's verdict on the escapes. */
 static int
-tokenize(const char *p, size_t n, size_t step1, size_t step2, struct words *ws)
+tokenize(const char *p, size_t n, size_t step1, size_t step2, int batch, struct words *ws)
 {
 	struct tok t;
 	size_t k, i = 0;
@@ -86,12 +129,23 @@ tokenize(const char *p, size_t n, size_t step1, size_t step2, struct words *ws)
 
 		if (c > n - i)
 			c = n - i;
-		tok_feed(&t, p + i, c, addword, ws);
+		if (batch) {
+			/* and an empty chunk after each: it changes nothing */
+			tok_feed_batch(&t, p + i, c, addbatch, ws);
+			tok_feed_batch(&t, p + i + c, 0, addbatch, ws);
+		} else
+			tok_feed(&t, p + i, c, addword, ws);
 		i += c;
 	}
-	st = tok_end(&t, addword, ws);
+	st = batch ? tok_end_batch(&t, addbatch, ws) : tok_end(&t, addword, ws);
 	tok_free(&t);
 	return st;
+}
+
+static int
+same(const struct words *a, const struct words *b)
+{
+	return a->len == b->len && (a->len == 0 || memcmp(a->s, b->s, a->len) == 0);
 }
 
 int
@@ -99,16 +153,27 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct words whole = { 0 }, cut = { 0 };
 	size_t o1 = n > 0 ? d[0] : 0, o2 = n > 1 ? d[1] : 0;
+	int st;
 
 	whole.flags = cut.flags = o1 & 128 ? TOK_UNICODE : 0;
 	o1 &= 127;
 	d += n < 2 ? n : 2;
 	n -= n < 2 ? n : 2;
-	if (tokenize((const char *)d, n, n ? n : 1, 1, &whole) !=
-	    tokenize((const char *)d, n, o1 % 17 + 1, o2 % 5 + 1, &cut))
+	st = tokenize((const char *)d, n, n ? n : 1, 1, 0, &whole);
+	if (tokenize((const char *)d, n, o1 % 17 + 1, o2 % 5 + 1, 0, &cut) != st)
 		abort();
-	if (whole.len != cut.len || (whole.len && memcmp(whole.s, cut.s, whole.len)))
+	if (!same(&whole, &cut))
 		abort();
+	cut.len = 0;
+	if (tokenize((const char *)d, n, o2 % 23 + 1, o1 % 13 + 1, 1, &cut) != st)
+		abort();
+	if (!same(&whole, &cut))
+		abort();
+	if (!(whole.flags & TOK_UNICODE)) {
+		cut.len = 0;
+		if (ref((const char *)d, n, &cut) != st || !same(&whole, &cut))
+			abort();
+	}
 	free(whole.s);
 	free(cut.s);
 	return 0;

@@ -42,35 +42,192 @@ tok_free(struct tok *t)
 	memset(&t->word, 0, sizeof t->word);
 }
 
+/* Where the words go: one call each (fn), or a batch at a time (bfn). */
+struct sink {
+	tok_fn *fn;
+	tok_batch_fn *bfn;
+	void *ctx;
+};
+
+static void
+flush(struct tok *t, const struct sink *k)
+{
+	if (t->nbatch)
+		k->bfn(k->ctx, t->word.p, t->boff, t->blen, t->nbatch);
+	t->nbatch = 0;
+}
+
+/* The word of len bytes at off in t->word. */
+static inline void
+emit(struct tok *t, const struct sink *k, size_t off, size_t len)
+{
+	if (!k->bfn) {
+		k->fn(k->ctx, t->word.p + off, len);
+		return;
+	}
+	t->boff[t->nbatch] = off;
+	t->blen[t->nbatch] = len;
+	if (++t->nbatch == TOK_BATCH)
+		flush(t, k);
+}
+
+/*
+ * The ASCII tokenizer looks at 8 bytes at a time (a word-at-a-time scan
+ * in portable C): one 64-bit word holds them, the first in its low byte,
+ * and arithmetic on all 8 at once marks the letters, with no carry from
+ * one byte to the next. Each byte's mark is its high bit.
+ */
+#define ONES	UINT64_C(0x0101010101010101)
+#define HIGHS	(ONES * 0x80)
+
+static inline uint64_t
+load8(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+static inline void
+store8(char *p, uint64_t v)
+{
+	/* written out: compilers make this one store where they can */
+	p[0] = (char)(v & 0xff);
+	p[1] = (char)(v >> 8 & 0xff);
+	p[2] = (char)(v >> 16 & 0xff);
+	p[3] = (char)(v >> 24 & 0xff);
+	p[4] = (char)(v >> 32 & 0xff);
+	p[5] = (char)(v >> 40 & 0xff);
+	p[6] = (char)(v >> 48 & 0xff);
+	p[7] = (char)(v >> 56 & 0xff);
+}
+
+/*
+ * The ASCII letters of v: with bit 5 set (lowercase) and bit 7 clear, a
+ * byte is a letter if it is at least 'a' (adding 0x1f reaches bit 7) and
+ * below '{' (adding 0x05 does not); bytes of 0x80 and up are not.
+ */
+static inline uint64_t
+letters(uint64_t v)
+{
+	uint64_t x = (v | ONES * 0x20) & ONES * 0x7f;
+
+	return (x + ONES * 0x1f) & ~(x + ONES * 0x05) & ~v & HIGHS;
+}
+
+/* The backslashes of v (exact: no carry between bytes). */
+static inline uint64_t
+backslashes(uint64_t v)
+{
+	uint64_t y = v ^ ONES * '\\';
+
+	return ~(((y & ONES * 0x7f) + ONES * 0x7f) | y) & HIGHS;
+}
+
+/* The index of the byte whose high bit is the single bit set in b. */
+static inline size_t
+byteof(uint64_t b)
+{
+	/* the bit moved to the byte's low bit, times 0x0001020304050607:
+	 * byte i's own number lands in the top byte */
+	return (size_t)(((b >> 7) * UINT64_C(0x0001020304050607)) >> 56);
+}
+
+/*
+ * t->word mirrors the text: the word cut by the last chunk's end (its
+ * t->word.n bytes), then this chunk's bytes, the letters lowercased, from
+ * which words are given as (offset, length). The escapes are found 8 bytes
+ * at a time too: a backslash makes the byte after it an escape letter,
+ * which is no letter. Two backslashes in a row (which of them starts an
+ * escape depends on the ones before) and the last bytes of the chunk are
+ * looked at one at a time.
+ */
 static void
 feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
-    tok_fn *fn, void *ctx)
+    const struct sink *k)
 {
+	uint64_t v = 0, m, prev, bounds, bits, bs = 0, el = 0;
+	size_t pos = t->word.n, ws = 0;
+	int inword = pos > 0, esc = t->escape;
 	unsigned char c;
-	char *w;
+	char *buf;
 
-	/* room for the longest word this chunk can add: no check per byte */
-	w = obuf_room(&t->word, (size_t)(end - p));
+	obuf_room(&t->word, (size_t)(end - p));
+	buf = t->word.p;
 	while (p < end) {
-		if ((c = lower[*p++])) {
-			*w++ = (char)c;
+		if (end - p >= 8) {
+			v = load8(p);
+			el = esc ? 0x80 : 0;	/* escape letters */
+			bs = backslashes(v) & ~el;	/* escapes */
+			if (!(bs & bs << 8))
+				goto block;
+		}
+		/* one byte */
+		c = *p++;
+		if (!esc && lower[c]) {
+			buf[pos] = (char)lower[c];
+			if (!inword) {
+				ws = pos;
+				inword = 1;
+			}
+			pos++;
 			continue;
 		}
-		if (w > t->word.p) {
-			fn(ctx, t->word.p, (size_t)(w - t->word.p));
-			w = t->word.p;
+		buf[pos++] = (char)c;
+		if (inword) {
+			emit(t, k, ws, pos - 1 - ws);
+			inword = 0;
 		}
 		/* a backslash takes its escape letter with it */
-		if (p[-1] == '\\') {
-			if (p == end) {
-				t->escape = 1;
-				break;
-			}
-			if (esc_byte(*p++) < 0)
+		if (esc) {
+			if (esc_byte(c) < 0)
 				t->bad = 1;
+			esc = 0;
+		} else if (c == '\\') {
+			esc = 1;
 		}
+		continue;
+block:
+		/* 8 bytes at once; an escape in the last takes the next block's first */
+		el |= bs << 8;
+		esc = (int)(bs >> 63);
+		for (bits = el; bits; bits &= bits - 1)
+			if (esc_byte((int)(v >> 8 * byteof(bits & (~bits + 1)) & 0xff)) < 0)
+				t->bad = 1;
+		m = letters(v) & ~el;
+		store8(buf + pos, v | m >> 2);
+		/*
+		 * A word starts at a letter after none, ends at the byte after
+		 * its last: the bounds alternate, an end first if a word was
+		 * going on.
+		 */
+		prev = m << 8 | (inword ? 0x80 : 0);
+		bounds = (m ^ prev) & HIGHS;
+		if (inword && bounds) {
+			emit(t, k, ws, pos + byteof(bounds & (~bounds + 1)) - ws);
+			bounds &= bounds - 1;
+		}
+		while (bounds) {
+			ws = pos + byteof(bounds & (~bounds + 1));
+			if (!(bounds &= bounds - 1))
+				break;
+			emit(t, k, ws, pos + byteof(bounds & (~bounds + 1)) - ws);
+			bounds &= bounds - 1;
+		}
+		inword = (int)(m >> 63);
+		p += 8;
+		pos += 8;
 	}
-	t->word.n = (size_t)(w - t->word.p);	/* the word may go on in the next chunk */
+	t->escape = esc;
+	if (k->bfn)
+		flush(t, k);
+	/* the word may go on in the next chunk */
+	if (inword) {
+		memmove(buf, buf + ws, pos - ws);
+		t->word.n = pos - ws;
+	} else {
+		t->word.n = 0;
+	}
 }
 
 /* UTF-8 of c at w; returns the byte after it. */
@@ -209,8 +366,18 @@ sep:
 	t->word.n = (size_t)(w - t->word.p);
 }
 
-void
-tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
+/* A word of the UTF-8 tokenizer, for tok_feed_batch: a batch of one. */
+static void
+single(void *ctx, const char *w, size_t n)
+{
+	const struct sink *k = ctx;
+	size_t off = 0;
+
+	k->bfn(k->ctx, w, &off, &n, 1);
+}
+
+static void
+feed(struct tok *t, const char *buf, size_t n, const struct sink *k)
 {
 	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
 
@@ -220,25 +387,64 @@ tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
 			t->bad = 1;
 		t->escape = 0;
 	}
-	if (t->flags & TOK_UNICODE)
-		feedutf8(t, p, end, fn, ctx);
+	if (!(t->flags & TOK_UNICODE))
+		feedascii(t, p, end, k);
+	else if (k->bfn)
+		feedutf8(t, p, end, single, (void *)k);
 	else
-		feedascii(t, p, end, fn, ctx);
+		feedutf8(t, p, end, k->fn, k->ctx);
 }
 
-int
-tok_end(struct tok *t, tok_fn *fn, void *ctx)
+void
+tok_feed(struct tok *t, const char *buf, size_t n, tok_fn *fn, void *ctx)
+{
+	struct sink k = { fn, NULL, ctx };
+
+	feed(t, buf, n, &k);
+}
+
+void
+tok_feed_batch(struct tok *t, const char *buf, size_t n, tok_batch_fn *fn, void *ctx)
+{
+	struct sink k = { NULL, fn, ctx };
+
+	feed(t, buf, n, &k);
+}
+
+static int
+end(struct tok *t, const struct sink *k)
 {
 	int bad = t->bad || t->escape;
+	size_t off = 0;
 
-	if (t->word.n)
-		fn(ctx, t->word.p, t->word.n);
+	if (t->word.n) {
+		if (k->bfn)
+			k->bfn(k->ctx, t->word.p, &off, &t->word.n, 1);
+		else
+			k->fn(k->ctx, t->word.p, t->word.n);
+	}
 	t->word.n = 0;
 	t->escape = 0;
 	t->bad = 0;
 	t->need = 0;
 	t->inword = 0;
 	return bad ? -1 : 0;
+}
+
+int
+tok_end(struct tok *t, tok_fn *fn, void *ctx)
+{
+	struct sink k = { fn, NULL, ctx };
+
+	return end(t, &k);
+}
+
+int
+tok_end_batch(struct tok *t, tok_batch_fn *fn, void *ctx)
+{
+	struct sink k = { NULL, fn, ctx };
+
+	return end(t, &k);
 }
 
 void

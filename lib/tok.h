@@ -24,6 +24,15 @@
 enum { TOK_UNICODE = 1 };
 
 typedef void tok_fn(void *ctx, const char *word, size_t len);
+/*
+ * Words a batch at a time: word i of the n is the len[i] bytes at
+ * buf + off[i]. A caller that looks words up in a large table can ask for
+ * all their slots before it reads any (wtab_prepare).
+ */
+typedef void tok_batch_fn(void *ctx, const char *buf, const size_t *off,
+    const size_t *len, size_t n);
+
+enum { TOK_BATCH = 16 };
 
 struct tok {
 	struct obuf word;	/* lowercased word being built */
@@ -35,6 +44,9 @@ struct tok {
 	int need;		/* continuation bytes still to come, 0 if none */
 	int len;		/* its length */
 	int inword;		/* 0, UNI_WORD or UNI_SINGLE: what the word is */
+	/* the words of a batch, not yet delivered (tok_feed_batch) */
+	size_t boff[TOK_BATCH], blen[TOK_BATCH];
+	size_t nbatch;
 };
 
 void tok_init(struct tok *t, unsigned flags);
@@ -46,6 +58,14 @@ void tok_feed(struct tok *t, const char *p, size_t n, tok_fn *fn, void *ctx);
  * escape (a backslash followed by no escape letter of esc.h, or last), else 0.
  */
 int tok_end(struct tok *t, tok_fn *fn, void *ctx);
+
+/*
+ * The same, the words given in batches of up to TOK_BATCH, in text order:
+ * every word that ends in the chunk is delivered before tok_feed_batch
+ * returns. A text is fed through one of the two interfaces, not both.
+ */
+void tok_feed_batch(struct tok *t, const char *p, size_t n, tok_batch_fn *fn, void *ctx);
+int tok_end_batch(struct tok *t, tok_batch_fn *fn, void *ctx);
 
 /*
  * Append to out the n bytes at s lowercased as TOK_UNICODE does (bytes that

@@ -11,6 +11,12 @@
 #include "util.h"
 #include "wtab.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p)	__builtin_prefetch(p)
+#else
+#define PREFETCH(p)	((void)(p))
+#endif
+
 /*
  * The hash key: 128 random bits for the process (wtab.h says why). It
  * comes from /dev/urandom; failing that (a chroot without /dev), from the
@@ -154,20 +160,31 @@ lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 	return i;
 }
 
-uint32_t
-wtab_find(const struct wtab *t, const char *w, size_t n)
+static inline uint32_t
+find(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
-	uint64_t k = key(w, n);
-	uint32_t id1 = t->slot[lookup(t, w, n, hash(w, n, k), k)].id1;
+	uint32_t id1 = t->slot[lookup(t, w, n, h, k)].id1;
 
 	return id1 ? id1 - 1 : WTAB_NONE;
 }
 
 uint32_t
-wtab_intern(struct wtab *t, const char *w, size_t n)
+wtab_find_ref(const struct wtab *t, const struct wref *r, const char *w, size_t n)
+{
+	return find(t, w, n, r->hash, r->key);
+}
+
+uint32_t
+wtab_find(const struct wtab *t, const char *w, size_t n)
 {
 	uint64_t k = key(w, n);
-	uint32_t h = hash(w, n, k);
+
+	return find(t, w, n, hash(w, n, k), k);
+}
+
+static inline uint32_t
+intern(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
+{
 	size_t i = lookup(t, w, n, h, k);
 
 	if (t->slot[i].id1)
@@ -187,6 +204,28 @@ wtab_intern(struct wtab *t, const char *w, size_t n)
 	if (++t->n * 2 > t->mask)
 		rehash(t);
 	return (uint32_t)(t->n - 1);
+}
+
+uint32_t
+wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
+{
+	return intern(t, w, n, r->hash, r->key);
+}
+
+uint32_t
+wtab_intern(struct wtab *t, const char *w, size_t n)
+{
+	uint64_t k = key(w, n);
+
+	return intern(t, w, n, hash(w, n, k), k);
+}
+
+void
+wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n)
+{
+	r->key = key(w, n);
+	r->hash = hash(w, n, r->key);
+	PREFETCH(&t->slot[r->hash & t->mask]);
 }
 
 static void

@@ -41,6 +41,21 @@ uint32_t wtab_intern(struct wtab *t, const char *w, size_t n);
 /* The id of w, or WTAB_NONE. */
 uint32_t wtab_find(const struct wtab *t, const char *w, size_t n);
 
+/*
+ * Lookups with the hashing done ahead: wtab_prepare hashes w and asks the
+ * memory for its slot, so that a caller holding many words (a batch) can
+ * hash them all, then look them up while their slots arrive, instead of
+ * waiting for every slot in turn. A reference stays valid across additions.
+ */
+struct wref {
+	uint64_t key;
+	uint32_t hash;
+};
+
+void wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n);
+uint32_t wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
+uint32_t wtab_find_ref(const struct wtab *t, const struct wref *r, const char *w, size_t n);
+
 static inline const char *
 wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 {
