@@ -430,8 +430,9 @@ puttext(struct obuf *o, const struct para *p, const char *indent)
 			obuf_addc(o, ' ');
 			col++;
 		}
-		at = o->p + o->n;
+		/* the word's place after obuf_add, which may move the buffer */
 		obuf_add(o, w, strlen(w));
+		at = o->p + o->n - strlen(w);
 		if (cap)
 			*at -= 'a' - 'A';
 		if (p->t[i] & T_END)
