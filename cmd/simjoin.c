@@ -105,6 +105,7 @@ static size_t sharedmask;
 static int haszero;		/* the hash 0 is shared: 0 marks an empty slot */
 static uint64_t zerocount;
 static uint64_t *reach;		/* each sketch's largest hash it could hold, sorted */
+static float *wv;		/* the weights of hv, 0 until a document's are needed */
 
 #define PASSES	16	/* work in parts of 1/16 of the hashes, by their low bits */
 
@@ -188,6 +189,8 @@ prepare(void)
 {
 	size_t d;
 
+	/* calloc: the pages of documents never verified are never touched */
+	wv = ecalloc(nhv ? nhv : 1, sizeof *wv);
 	if (rarity == 0)
 		return;
 	countshared();
@@ -332,6 +335,19 @@ candidates(size_t *ncand)
 	return cand;
 }
 
+/* The weights of document d's hashes, computed once. */
+static const float *
+weights(size_t d)
+{
+	float *w = wv + hoff[d];
+	unsigned j;
+
+	if (hn[d] > 0 && w[0] == 0)
+		for (j = 0; j < hn[d]; j++)
+			w[j] = (float)weight(hv[hoff[d] + j]);
+	return w;
+}
+
 /*
  * Estimate from the union of the two sketches cut to the size: its hashes
  * in both stand for the shared shingles. *sim gets the weighted Jaccard
@@ -341,16 +357,17 @@ static void
 estimate(size_t a, size_t b, double *sim, double *jac)
 {
 	const uint64_t *x = hv + hoff[a], *y = hv + hoff[b];
+	const float *wx = weights(a), *wy = weights(b);
 	unsigned i = 0, j = 0, u = 0, both = 0, lim = size ? size : UINT_MAX;
 	double num = 0, den = 0;
 
 	while (u < lim && (i < hn[a] || j < hn[b])) {
 		if (j == hn[b] || (i < hn[a] && x[i] < y[j])) {
-			den += weight(x[i++]);
+			den += wx[i++];
 		} else if (i == hn[a] || y[j] < x[i]) {
-			den += weight(y[j++]);
+			den += wy[j++];
 		} else {
-			double w = weight(x[i]);
+			double w = wx[i];
 
 			num += w;
 			den += w;
