@@ -105,3 +105,6 @@ awk -F '\t' '
 	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, "\t")
 		printf "%-20s %5s %6d %8s %8s\n", f[1], f[2], pairs[k], ex[k], sh[k] } }' \
 	"$work/exact.ev" "$work/simhash.ev"
+
+# neardup's configurations and page simhash candidates (bench/ndquality.sh)
+BIN=$bin sh "$here/bench/ndquality.sh"
