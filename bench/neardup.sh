@@ -45,6 +45,7 @@ if [ "$(cat "$corpus/stamp" 2>/dev/null)" != "$stamp" ]; then
 	echo "building $corpus from $doc ..."
 	rm -rf "$corpus"
 	mkdir -p "$corpus/docs/html" "$corpus/docs/text"
+	corpus=$(cd "$corpus" && pwd)
 	(cd "$doc" && find postgresql-doc-15 -type f -name '*.html' &&
 	    find python3.11/html linux-doc-6.1 -type f -name '*.html') | sort >"$corpus/html.list"
 	(cd "$doc" && find python3.11/html linux-doc-6.1 -type f -name '*.txt') | sort >"$corpus/text.list"
