@@ -132,7 +132,7 @@ simhash_part() {
 	REPS=${SIMHASH_REPS:-1}
 	echo
 	echo "simhash candidates (no verification): base -k 1 -w tfidf, no stopwords, -m 64; each row changes one"
-	echo "and is shown at its best distance d (by F1) of 0 2 3 4 6 8 10 12 (x2 for 128 bits); the base at every d"
+	echo "and is shown at its best distance d (by F1) of 0 2 3 4 6 8 10 12 16 (x2 for 128 bits); the base at every d"
 	[ -f "$work/text.main" ] ||
 		timed "text.main" "docsplit -f docs | htmltext >$work/text.main"
 	stop=$here/demo/stopwords.txt
@@ -162,15 +162,15 @@ simhash_part() {
 			dfo="-D $work/df.$k.$s" dft=$(cpu "df.$k.$s")
 		fi
 		timed "fp.$name" "fphash -H -m $m -w $w $dfo $work/$c >$work/fp.$name"
-		timed "hamq.$name" "hamq -s -d $((m * 12 / 64)) $work/fp.$name >$work/ham.$name"
+		timed "hamq.$name" "hamq -s -d $((m * 16 / 64)) $work/fp.$name >$work/ham.$name"
 		t=$(add "$(add "$(cpu text.main)" "$(cpu "$c")")" "$(add "$dft" "$(add "$(cpu "fp.$name")" "$(cpu "hamq.$name")")")")
 		: >"$work/best.$name"
-		for d in 0 2 3 4 6 8 10 12; do
+		for d in 0 2 3 4 6 8 10 12 16; do
 			dm=$((d * m / 64))
 			awk -F '\t' -v OFS='\t' -v d="$dm" -v m="$m" '$2 <= d { print $1, $3, 1 - $2 / m }' \
 			    "$work/ham.$name" >"$work/sh.$name.$d"
 			paireval labels.tsv "$work/sh.$name.$d" >"$work/shev.$name.$d"
-			r=$(row simhash "$name d=$dm" "$t" "$work/shev.$name.$d")
+			r=$(row simhash "$name,d=$dm" "$t" "$work/shev.$name.$d")
 			echo "$r" >>"$work/shrows"
 			[ "$name" != base ] || echo "$r"
 			echo "$r" >>"$work/best.$name"
