@@ -14,7 +14,8 @@
 #     process, /usr/bin/time's %M);
 #   - each stage alone: docsplit -f | htmltext, sketch, simjoin;
 #   - yardsticks in the same session, and neardup's time as a ratio of
-#     theirs: cat of the same files, wc -w of them.
+#     theirs: cat of the same files, wc -w of them; and cat of the same
+#     bytes as one file, to show the cost of reading many small files.
 # Without the packages it says so and exits 0. Environment: BIN, REPS,
 # NDCORPUS.
 set -eu
@@ -92,9 +93,13 @@ echo "neardup speed on $corpus/docs: $n_all documents, $(awk -v b="$b_all" 'BEGI
 	"$n_html HTML, $(awk -v b="$b_html" 'BEGIN { printf "%.1f", b / 1e6 }') MB);" \
 	"median of ${REPS:-3} runs, $(nproc 2>/dev/null || echo '?') processors, load $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo '?')"
 
-# yardsticks, on the same files
+# yardsticks, on the same files; and on the same bytes as one file, which
+# shows what reading many small files costs apart from their bytes
 timed cat "xargs cat <$work/files.all >/dev/null"
 timed wc "xargs cat <$work/files.all | wc -w >/dev/null"
+xargs cat <"$work/files.all" >"$work/onefile"
+timed cat1 "cat $work/onefile | cat >/dev/null"
+rm -f "$work/onefile"
 
 # end to end
 for set in all text html; do
@@ -134,6 +139,7 @@ line "  sketch (of its text input)" sketch "$b_rec" "$n_all"
 line "  simjoin (of its sketches)" simjoin "$b_sk" "$n_all"
 line "yardstick: cat" cat "$b_all" ""
 line "yardstick: cat | wc -w" wc "$b_all" ""
+line "yardstick: one file | cat" cat1 "$b_all" ""
 echo
 echo "text extracted: $(awk -v b="$b_rec" 'BEGIN { printf "%.1f", b / 1e6 }') MB; sketches $(awk -v b="$b_sk" 'BEGIN { printf "%.1f", b / 1e6 }') MB;" \
 	"pairs reported: $(wc -l <"$work/pairs.all") (text only $(wc -l <"$work/pairs.text"), HTML only $(wc -l <"$work/pairs.html"))"
