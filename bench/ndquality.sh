@@ -37,6 +37,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 times=$work/times
 : >"$times"
+# shellcheck source=bench/timing.sh
 . "$here/bench/timing.sh"
 
 # neardup's defaults (pipelines/neardup)
@@ -98,6 +99,7 @@ neardup_part() {
 		i=$((i + 1))
 		e=${s##*.}
 		# defaults first, then the row's own option overrides
+		# shellcheck disable=SC2086
 		set -- -d "$Dr" -m "$Mn" -t "$T" $opts
 		timed "join.$i" "simjoin $* $work/sk.$s >$work/pairs.$i"
 		paireval labels.tsv "$work/pairs.$i" >"$work/ev.$i"
@@ -154,7 +156,7 @@ simhash_part() {
 		if ! [ -f "$work/$c" ]; then
 			timed "$c" "wordfreq -u -k $k -p $so $work/text.main >$work/$c"
 		fi
-		dfo= dft=0
+		dfo='' dft=0
 		if [ "$w" = tfidf ]; then
 			if ! [ -f "$work/df.$k.$s" ]; then
 				timed "df.$k.$s" "wordfreq -u -k $k -d $so $work/text.main >$work/df.$k.$s"

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # bench/timing.sh: sourced by benches. timed KEY 'COMMAND' runs the shell
 # command REPS times (default 3) and appends "KEY CPU WALL" to $times: the
 # medians of its CPU seconds (user + system, its children included) and of
@@ -5,6 +6,7 @@
 # least; without /usr/bin/time, CPU is "-" and only the wall clock is kept.
 # The command is given as a string so that each run writes its output afresh.
 timed() {
+	: "${times:?timing.sh: set times to a file name}"
 	_key=$1 _cmd=$2 _i=0
 	: >"$times.runs"
 	while [ "$_i" -lt "${REPS:-3}" ]; do
