@@ -15,8 +15,11 @@
 #     process, /usr/bin/time's %M);
 #   - each stage alone: docsplit -f | htmltext, sketch, simjoin;
 #   - yardsticks in the same session, and neardup's time as a ratio of
-#     theirs: cat of the same files, wc -w of them; and cat of the same
-#     bytes as one file, to show the cost of reading many small files.
+#     theirs: wc -l of the same files (reading them), wc -w of them (reading
+#     and splitting words); and cat of the same bytes as one file. Not cat
+#     of the files: GNU cat spends 4 s of system time on them here, 6 times
+#     what wc -l or tar needs to read them (its copy to /dev/null or a pipe
+#     per file), which says nothing of the files.
 # Without the packages it says so and exits 0. Environment: BIN, REPS,
 # NDCORPUS.
 set -eu
@@ -71,6 +74,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 times=$work/times
 : >"$times"
+# shellcheck source=bench/timing.sh
 . "$here/bench/timing.sh"
 
 # peak KEY 'COMMAND': run once more for the largest resident set, in kB
@@ -80,25 +84,22 @@ peak() {
 }
 : >"$work/peaks"
 
-for set in all text html; do
-	case $set in
-	all) dir=docs ;;
-	*) dir=docs/$set ;;
-	esac
-	find "$dir" -type f | sort >"$work/files.$set"
-	eval "n_$set=$(wc -l <"$work/files.$set")"
-	eval "b_$set=$(xargs cat <"$work/files.$set" | wc -c)"
-done
+find docs -type f | sort >"$work/files.all"
+grep '^docs/text/' "$work/files.all" >"$work/files.text"
+grep '^docs/html/' "$work/files.all" >"$work/files.html"
+n_all=$(wc -l <"$work/files.all") n_text=$(wc -l <"$work/files.text") n_html=$(wc -l <"$work/files.html")
+b_all=$(xargs cat <"$work/files.all" | wc -c)
+b_text=$(xargs cat <"$work/files.text" | wc -c)
+b_html=$(xargs cat <"$work/files.html" | wc -c)
 
 echo "neardup speed on $corpus/docs: $n_all documents, $(awk -v b="$b_all" 'BEGIN { printf "%.1f", b / 1e6 }') MB" \
 	"($n_text text, $(awk -v b="$b_text" 'BEGIN { printf "%.1f", b / 1e6 }') MB;" \
 	"$n_html HTML, $(awk -v b="$b_html" 'BEGIN { printf "%.1f", b / 1e6 }') MB);" \
 	"median of ${REPS:-3} runs, $(nproc 2>/dev/null || echo '?') processors, load $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo '?')"
 
-# yardsticks, on the same files; and on the same bytes as one file, which
-# shows what reading many small files costs apart from their bytes
-timed cat "xargs cat <$work/files.all >/dev/null"
-timed wc "xargs cat <$work/files.all | wc -w >/dev/null"
+# yardsticks, on the same files; and on the same bytes as one file
+timed wcl "xargs wc -l <$work/files.all >/dev/null"
+timed wcw "xargs wc -w <$work/files.all >/dev/null"
 xargs cat <"$work/files.all" >"$work/onefile"
 timed cat1 "cat $work/onefile | cat >/dev/null"
 rm -f "$work/onefile"
@@ -139,16 +140,16 @@ line "neardup DIR (HTML only)" neardup.html "$b_html" "$n_html"
 line "  docsplit -f | htmltext" text "$b_all" "$n_all"
 line "  sketch (of its text input)" sketch "$b_rec" "$n_all"
 line "  simjoin (of its sketches)" simjoin "$b_sk" "$n_all"
-line "yardstick: cat" cat "$b_all" ""
-line "yardstick: cat | wc -w" wc "$b_all" ""
-line "yardstick: one file | cat" cat1 "$b_all" ""
+line "yardstick: wc -l FILES" wcl "$b_all" ""
+line "yardstick: wc -w FILES" wcw "$b_all" ""
+line "yardstick: cat ONEFILE | cat" cat1 "$b_all" ""
 echo
 echo "text extracted: $(awk -v b="$b_rec" 'BEGIN { printf "%.1f", b / 1e6 }') MB; sketches $(awk -v b="$b_sk" 'BEGIN { printf "%.1f", b / 1e6 }') MB;" \
 	"pairs reported: $(wc -l <"$work/pairs.all") (text only $(wc -l <"$work/pairs.text"), HTML only $(wc -l <"$work/pairs.html"))"
-awk -v a="$(wall neardup.all)" -v ca="$(cpu neardup.all)" -v c="$(wall cat)" -v cc="$(cpu cat)" \
-    -v w="$(wall wc)" -v cw="$(cpu wc)" 'BEGIN {
-	printf "neardup (all) against the yardsticks: %.1f x the wall time of cat, %.2f x that of cat | wc -w;\n", (c > 0 ? a / c : 0), (w > 0 ? a / w : 0)
-	printf "  in CPU time %.1f x cat, %.2f x cat | wc -w\n", (cc > 0 ? ca / cc : 0), (cw > 0 ? ca / cw : 0) }'
+awk -v a="$(wall neardup.all)" -v ca="$(cpu neardup.all)" -v c="$(wall wcl)" -v cc="$(cpu wcl)" \
+    -v w="$(wall wcw)" -v cw="$(cpu wcw)" 'BEGIN {
+	printf "neardup (all) against the yardsticks: %.1f x the wall time of wc -l, %.1f x that of wc -w;\n", (c > 0 ? a / c : 0), (w > 0 ? a / w : 0)
+	printf "  in CPU time %.1f x wc -l, %.1f x wc -w\n", (cc > 0 ? ca / cc : 0), (cw > 0 ? ca / cw : 0) }'
 awk -v bt="$b_text" -v wt="$(wall neardup.text)" -v bh="$b_html" -v wh="$(wall neardup.html)" \
     -v ba="$b_all" -v wa="$(wall neardup.all)" 'BEGIN {
 	printf "targets: whole collection under 10 s (%.2f s);", wa
