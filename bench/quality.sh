@@ -108,3 +108,6 @@ awk -F '\t' '
 
 # ---- paragraph-level matching (parsplit, parjoin) and I-Match ----
 sh "$here/bench/quality-para.sh" "$bin" "$work"
+
+# ---- neardup's configurations and page simhash candidates (bench/ndquality.sh) ----
+BIN=$bin sh "$here/bench/ndquality.sh"
