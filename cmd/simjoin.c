@@ -188,10 +188,10 @@ cmppost(const void *a, const void *b)
 /*
  * Estimate from the union of the two sketches cut to the size: its hashes
  * in both stand for the shared shingles. *sim gets the weighted Jaccard
- * similarity, *jac the plain one.
+ * similarity; of the plain one, *shared / *nunion.
  */
 static void
-estimate(size_t a, size_t b, double *sim, double *jac)
+estimate(size_t a, size_t b, double *sim, unsigned *nshared, unsigned *nunion)
 {
 	const uint64_t *x = hv + hoff[a], *y = hv + hoff[b];
 	const float *wx = wv + hoff[a], *wy = wv + hoff[b];
@@ -213,7 +213,8 @@ estimate(size_t a, size_t b, double *sim, double *jac)
 		u++;
 	}
 	*sim = den > 0 ? num / den : 0;
-	*jac = u ? (double)shared / u : 0;
+	*nshared = shared;
+	*nunion = u;
 }
 
 static int
@@ -230,17 +231,24 @@ cmpquery(const void *a, const void *b)
 static int
 similar(size_t a, size_t b, float *sim)
 {
-	double wsim, jac, inter;
+	double wsim;
+	unsigned shared, u;
+	uint64_t small;
 
-	estimate(a, b, &wsim, &jac);
+	estimate(a, b, &wsim, &shared, &u);
 	*sim = (float)wsim;
 	if (wsim >= thresh)
 		return 1;
-	if (cthresh < 0)
+	if (cthresh < 0 || shared == 0)
 		return 0;
-	/* |A & B| from J = |A & B| / (|A| + |B| - |A & B|) */
-	inter = jac * (double)(nsh[a] + nsh[b]) / (1 + jac);
-	return inter >= cthresh * (double)(nsh[a] < nsh[b] ? nsh[a] : nsh[b]);
+	/*
+	 * |A & B| = J (|A| + |B|) / (1 + J), J = shared / u, compared with
+	 * the smaller set multiplied out, without a division, so that a
+	 * containment of exactly the limit is not lost to rounding.
+	 */
+	small = nsh[a] < nsh[b] ? nsh[a] : nsh[b];
+	return (double)shared * (double)(nsh[a] + nsh[b]) >=
+	    cthresh * (double)small * (double)(u + shared);
 }
 
 /*
