@@ -88,8 +88,10 @@ load(const char *path)
 		nsh[ndocs] = s.nshingles;
 		hoff[ndocs] = nhv;
 		hn[ndocs] = s.n;
-		egrow(&hv, &hvcap, nhv + s.n, sizeof *hv);
-		memcpy(hv + nhv, s.h, s.n * sizeof *hv);
+		if (s.n) {
+			egrow(&hv, &hvcap, nhv + s.n, sizeof *hv);
+			memcpy(hv + nhv, s.h, s.n * sizeof *hv);
+		}
 		nhv += s.n;
 		if (s.n < s.nshingles)
 			size = s.n;
@@ -144,7 +146,8 @@ weigh(void)
 		return;
 	}
 	all = ereallocarray(NULL, nhv ? nhv : 1, sizeof *all);
-	memcpy(all, hv, nhv * sizeof *all);
+	if (nhv)	/* hv is NULL when every page is empty */
+		memcpy(all, hv, nhv * sizeof *all);
 	qsort(all, nhv, sizeof *all, cmpu64);
 	reach = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *reach);
 	for (d = 0; d < ndocs; d++)

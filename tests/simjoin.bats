@@ -134,6 +134,11 @@ setup() {
 	check 0 '' '' simjoin /dev/null
 	check 0 '' '' simjoin -g </dev/null
 	check 0 '' '' simjoin -u /dev/null
+	# only empty pages: no hash at all (fuzz: memcpy from NULL)
+	printf 'a\t0\t\nb\t0\t\n' >empty.sk
+	check 0 'a\nb\n' '' simjoin -u empty.sk
+	check 0 'a\ta\nb\tb\n' '' simjoin -g -m 0 empty.sk
+	check 0 'a\nb\n' '' simjoin -u -q empty.sk empty.sk
 }
 
 # ---- Hardening: bad input, output faults, resource bounds ----

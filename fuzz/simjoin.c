@@ -1,0 +1,121 @@
+/*
+ * Fuzz simjoin: sketch records of a collection (part 0) and of queries
+ * (part 1) through sketch_parse and the tool's loading, weighing, joining
+ * and reporting. OPT2: bit 0 -g, bit 1 -u, bit 2 query mode (part 1 the
+ * queries; -g is then off), bits 3-5 the minimum size, bit 6 -t 0 (else
+ * 0.25), bit 7 -c 0.5; OPT1 >> 4 is the rarity. The pairs must be distinct,
+ * ordered as simjoin(1) says, and, with up to RUNMAX documents (so that
+ * the cap on a hash's run does not apply), exactly the similar pairs among
+ * those that share one of the PREFIX smallest hashes of each.
+ */
+#include "fuzz.h"
+
+#define main simjoin_main
+#include "../cmd/simjoin.c"
+#undef main
+
+static void
+reset(void)
+{
+	free(ids.p);
+	memset(&ids, 0, sizeof ids);
+	free(idoff);
+	free(nsh);
+	free(hoff);
+	free(hn);
+	free(hv);
+	free(wv);
+	idoff = NULL;
+	nsh = NULL;
+	hoff = NULL;
+	hn = NULL;
+	hv = NULL;
+	wv = NULL;
+	ndocs = doccap = nhv = hvcap = ncoll = 0;
+	size = maxwhole = 0;
+}
+
+/* Do documents a and b share one of the PREFIX smallest hashes of each? */
+static int
+share(size_t a, size_t b)
+{
+	unsigned i, j, na = hn[a] < PREFIX ? hn[a] : PREFIX, nb = hn[b] < PREFIX ? hn[b] : PREFIX;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (hv[hoff[a] + i] == hv[hoff[b] + j])
+				return 1;
+	return 0;
+}
+
+static void
+oracle(const struct pair *p, size_t np)
+{
+	size_t a, b, k = 0, i;
+	float sim;
+
+	/* in the order of the pairs: by a then b, or in query mode by b then a */
+	for (i = 0; i < ndocs * ndocs; i++) {
+		if (qfile) {
+			b = i / ndocs;
+			a = i % ndocs;
+		} else {
+			a = i / ndocs;
+			b = i % ndocs;
+		}
+		if (a >= b || nsh[a] < minsize || nsh[b] < minsize)
+			continue;
+		if (qfile && b < ncoll)
+			continue;
+		if (!share(a, b) || !similar(a, b, &sim))
+			continue;
+		if (k >= np || p[k].a != a || p[k].b != b || p[k].sim != sim)
+			abort();
+		k++;
+	}
+	if (k != np)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct fuzzin in;
+	struct pair *pairs;
+	size_t npairs, i;
+
+	fuzz_begin(&in, d, n, 2);
+	gflag = in.o2 & 1;
+	uflag = in.o2 >> 1 & 1;
+	qfile = in.o2 & 4 ? in.path[1] : NULL;
+	if (qfile)
+		gflag = 0;
+	minsize = in.o2 >> 3 & 7;
+	thresh = in.o2 & 64 ? 0 : 0.25;
+	cthresh = in.o2 & 128 ? 0.5 : -1;
+	rarity = in.o1 >> 4;
+	load(in.path[0]);
+	ncoll = ndocs;
+	if (qfile)
+		load(qfile);
+	weigh();
+	for (i = 0; i < nhv; i++)
+		if (!(wv[i] > 0 && wv[i] <= 1))
+			abort();
+	pairs = join(&npairs);
+	for (i = 0; i < npairs; i++) {
+		if (pairs[i].a >= pairs[i].b || pairs[i].b >= ndocs)
+			abort();
+		if (!(pairs[i].sim >= 0 && pairs[i].sim <= 1))
+			abort();
+		if (qfile && pairs[i].b < ncoll)
+			abort();
+	}
+	if (ndocs <= RUNMAX)
+		oracle(pairs, npairs);
+	report(pairs, npairs);
+	fflush(stdout);
+	free(pairs);
+	reset();
+	return 0;
+}
