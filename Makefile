@@ -27,7 +27,7 @@ LIBA = $(BUILD)/libsim.a
 DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
-	man/paireval.1
+	man/paireval.1 man/sketch.1 man/simjoin.1 man/neardup.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
@@ -113,6 +113,8 @@ install: $(BINS)
 	cp $(BINS) $(DESTDIR)$(BINDIR)/
 	cp pipelines/simtool $(DESTDIR)$(BINDIR)/simtool
 	chmod 755 $(DESTDIR)$(BINDIR)/simtool
+	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
+	chmod 755 $(DESTDIR)$(BINDIR)/neardup
 	cp pipelines/simtool.mk $(DESTDIR)$(DATADIR)/simtool.mk
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
