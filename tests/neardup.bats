@@ -133,6 +133,13 @@ setup() {
 	[ "${stderr_lines[0]}" = "neardup: extract raw, shingles of 3 words, sketches of 64 hashes, minimum 10 shingles, rarity 2, threshold 0.25, output pairs, state st (-q)" ]
 }
 
+@test "neardup -v on a terminal: the sketching's progress" {
+	command -v script >/dev/null 2>&1 || skip "no script(1)"
+	run script -qec 'neardup -v docs 2>&1 >/dev/null' /dev/null
+	[ "$status" -eq 0 ]
+	[[ $output == *$'\rsketch: 7 documents, '[0-9]*/s$'\r\n'neardup:\ sketched\ 7\ documents* ]]
+}
+
 @test "neardup -o, -q: a kept state answers new documents" {
 	check 0 "$pairs" '' neardup -o st docs
 	check 0 "$params" '' cat st/params
