@@ -471,6 +471,9 @@ main(int argc, char *argv[])
 		usage();
 	if (qfile && argc == 0)
 		usage();
+	for (c = 0; qfile && c < argc; c++)
+		if (strcmp(qfile, "-") == 0 && strcmp(argv[c], "-") == 0)
+			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
 	if (argc == 0)

@@ -43,6 +43,7 @@ setup() {
 	check 2 '' "$u" simjoin -g -u w.sk
 	check 2 '' "$u" simjoin -g -q w.sk w.sk
 	check 2 '' "$u" simjoin -q w.sk
+	check 2 '' 'simjoin: queries and collection cannot both be standard input\n' simjoin -q - w.sk - </dev/null
 	check 2 '' "simjoin: threshold '1.5' is invalid (allowed: 0 to 1)\n" simjoin -t 1.5 w.sk
 	check 2 '' "simjoin: threshold 'x' is invalid (allowed: 0 to 1)\n" simjoin -t x w.sk
 	check 2 '' "simjoin: containment '-0.1' is invalid (allowed: 0 to 1)\n" simjoin -c -0.1 w.sk
