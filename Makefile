@@ -28,7 +28,8 @@ LIBA = $(BUILD)/libsim.a
 DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
-	man/paireval.1 man/parsplit.1 man/parjoin.1
+	man/paireval.1 man/parsplit.1 man/parjoin.1 man/sketch.1 man/simjoin.1 \
+	man/neardup.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
@@ -137,6 +138,8 @@ install: $(BINS)
 	cp $(BINS) $(DESTDIR)$(BINDIR)/
 	cp pipelines/simtool $(DESTDIR)$(BINDIR)/simtool
 	chmod 755 $(DESTDIR)$(BINDIR)/simtool
+	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
+	chmod 755 $(DESTDIR)$(BINDIR)/neardup
 	cp pipelines/simtool.mk $(DESTDIR)$(DATADIR)/simtool.mk
 	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
 	chmod 755 $(DESTDIR)$(BINDIR)/neardup
@@ -169,7 +172,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
 	parsplit parjoin \
-	html paireval
+	html paireval sketch simjoin
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread

@@ -354,7 +354,7 @@ weights(size_t d)
  * similarity, *jac the plain one.
  */
 static void
-estimate(size_t a, size_t b, double *sim, double *jac)
+estimate(size_t a, size_t b, double *sim, unsigned *nshared, unsigned *nunion)
 {
 	const uint64_t *x = hv + hoff[a], *y = hv + hoff[b];
 	const float *wx = weights(a), *wy = weights(b);
@@ -378,25 +378,32 @@ estimate(size_t a, size_t b, double *sim, double *jac)
 		u++;
 	}
 	*sim = den > 0 ? num / den : 0;
-	*jac = u ? (double)both / u : 0;
+	*nshared = both;
+	*nunion = u;
 }
 
 /* Is the pair of documents a < b to be reported? *sim gets its similarity. */
 static int
 similar(uint32_t a, uint32_t b, double *sim)
 {
-	double jac, inter;
+	unsigned both, u;
+	uint64_t small;
 
 	if (nsh[a] < minsize || nsh[b] < minsize)
 		return 0;
-	estimate(a, b, sim, &jac);
+	estimate(a, b, sim, &both, &u);
 	if (*sim >= thresh)
 		return 1;
-	if (cthresh < 0)
+	if (cthresh < 0 || both == 0)
 		return 0;
-	/* |A & B| from J = |A & B| / (|A| + |B| - |A & B|) */
-	inter = jac * (double)(nsh[a] + nsh[b]) / (1 + jac);
-	return inter >= cthresh * (double)(nsh[a] < nsh[b] ? nsh[a] : nsh[b]);
+	/*
+	 * |A & B| = J (|A| + |B|) / (1 + J), J = both / u, compared with
+	 * the smaller set multiplied out, without a division, so that a
+	 * containment of exactly the limit is not lost to rounding.
+	 */
+	small = nsh[a] < nsh[b] ? nsh[a] : nsh[b];
+	return (double)both * (double)(nsh[a] + nsh[b]) >=
+	    cthresh * (double)small * (double)(u + both);
 }
 
 static void
@@ -535,6 +542,9 @@ main(int argc, char *argv[])
 		usage();
 	if (qfile && argc == 0)
 		usage();
+	for (c = 0; qfile && c < argc; c++)
+		if (strcmp(qfile, "-") == 0 && strcmp(argv[c], "-") == 0)
+			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
 	if (argc == 0)
@@ -544,6 +554,8 @@ main(int argc, char *argv[])
 	ncoll = ndocs;
 	if (qfile)
 		ret |= load(qfile);
+	if (!hv)	/* every page empty: no arithmetic on a null pointer */
+		hv = ecalloc(1, sizeof *hv);
 	prepare();
 	cand = candidates(&ncand);
 	report(cand, ncand);

@@ -133,6 +133,14 @@ setup() {
 	[ "${stderr_lines[0]}" = "neardup: extract raw, shingles of 3 words, sketches of 64 hashes, minimum 10 shingles, rarity 2, threshold 0.25, output pairs, state st (-q)" ]
 }
 
+@test "neardup -v on a terminal: the sketching's progress" {
+	command -v script >/dev/null 2>&1 || skip "no script(1)"
+	run script -qec 'neardup -v docs 2>&1 >/dev/null' /dev/null
+	[ "$status" -eq 0 ]
+	# (documents read in parts: the first part's count)
+	[[ $output == *$'\rsketch: '[0-9]*' documents, '[0-9]*/s$'\r\n'neardup:\ sketched\ 7\ documents* ]]
+}
+
 @test "neardup -o, -q: a kept state answers new documents" {
 	check 0 "$pairs" '' neardup -o st docs
 	check 0 "$params" '' cat st/params
@@ -155,6 +163,11 @@ setup() {
 	check 0 'docs/a.txt\tdocs/a2.txt\t0.8765\n' '' neardup -o st docs/a.txt docs/a2.txt
 	check 0 '2\n' '' awk 'END { print NR }' st/sketches
 	check 0 'st\n' '' sh -c 'ls -d st*'
+	# a trailing slash names the same state
+	check 0 "$pairs" '' neardup -o st/ docs
+	check 0 "$pairs" '' neardup -o st// docs
+	check 0 'st\n' '' sh -c 'ls -d st*'
+	check 0 'docs/c.txt\tdocs/c.txt\t1.0000\n' '' neardup -q st/ docs/c.txt
 }
 
 @test "neardup -a: documents added to a kept state" {
@@ -170,6 +183,24 @@ setup() {
 	check 0 'd.txt\n' '' neardup -u -q st docs/c.txt d.txt
 	check 0 'd.txt\n' '' neardup -u -a st docs/c.txt d.txt
 	check 0 '6\n' '' awk 'END { print NR }' st/sketches
+}
+
+@test "neardup -a: a state that cannot be written is left as it was" {
+	needasuser
+	# relative: the user of asuser cannot walk the path to here
+	mkdir tmp
+	chmod 777 tmp
+	export TMPDIR=tmp
+	neardup -o st docs/a.txt >/dev/null
+	cp st/sketches before
+	chmod 555 st
+	run --separate-stderr asuser neardup -a st docs/b.txt
+	chmod 755 st
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[-1]}" = "neardup: st/sketches: cannot update" ]
+	cmp st/sketches before
+	check 0 'params\nsketches\n' '' ls -A st
+	check 0 '' '' ls -A tmp
 }
 
 @test "neardup: a state of another version, other parameters, or not a state" {

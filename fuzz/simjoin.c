@@ -1,0 +1,152 @@
+/*
+ * Fuzz simjoin: sketch records of a collection (part 0) and of queries
+ * (part 1) through sketch_parse and the tool's loading, weighing, joining
+ * and reporting. OPT2: bit 0 -g, bit 1 -u, bit 2 query mode (part 1 the
+ * queries; -g is then off), bits 3-5 the minimum size, bit 6 -t 0 (else
+ * 0.25), bit 7 -c 0.5; OPT1 >> 4 is the rarity. The pairs must be distinct,
+ * ordered as simjoin(1) says, and, with up to RUNMAX documents (so that
+ * the cap on a hash's run does not apply), exactly the similar pairs among
+ * those that share one of the PREFIX smallest hashes of each.
+ */
+#include "fuzz.h"
+
+#define main simjoin_main
+#include "../cmd/simjoin.c"
+#undef main
+
+static void
+reset(void)
+{
+	free(ids.p);
+	memset(&ids, 0, sizeof ids);
+	free(idoff);
+	free(nsh);
+	free(hoff);
+	free(hn);
+	free(hv);
+	free(wv);
+	free(shared);
+	free(reach);
+	shared = NULL;
+	reach = NULL;
+	sharedmask = 0;
+	haszero = 0;
+	zerocount = 0;
+	idoff = NULL;
+	nsh = NULL;
+	hoff = NULL;
+	hn = NULL;
+	hv = NULL;
+	wv = NULL;
+	ndocs = doccap = nhv = hvcap = ncoll = 0;
+	size = maxwhole = 0;
+}
+
+/* Do documents a and b share one of the PREFIX smallest hashes of each? */
+static int
+share(size_t a, size_t b)
+{
+	unsigned i, j, na = hn[a] < PREFIX ? hn[a] : PREFIX, nb = hn[b] < PREFIX ? hn[b] : PREFIX;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (hv[hoff[a] + i] == hv[hoff[b] + j])
+				return 1;
+	return 0;
+}
+
+/* A reported pair: the candidates verified, in output order. */
+struct pair {
+	uint32_t a, b;
+	double sim;
+};
+
+static void
+oracle(const struct pair *p, size_t np)
+{
+	size_t a, b, k = 0, i;
+	double sim;
+
+	/* in the order of the pairs: by a then b, or in query mode by b then a */
+	for (i = 0; i < ndocs * ndocs; i++) {
+		if (qfile) {
+			b = i / ndocs;
+			a = i % ndocs;
+		} else {
+			a = i / ndocs;
+			b = i % ndocs;
+		}
+		if (a >= b || nsh[a] < minsize || nsh[b] < minsize)
+			continue;
+		if (qfile && b < ncoll)
+			continue;
+		if (!share(a, b) || !similar((uint32_t)a, (uint32_t)b, &sim))
+			continue;
+		if (k >= np || p[k].a != a || p[k].b != b || p[k].sim != sim)
+			abort();
+		k++;
+	}
+	if (k != np)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct fuzzin in;
+	struct pair *pairs;
+	uint64_t *cand;
+	size_t npairs, ncand, i, doc;
+
+	fuzz_begin(&in, d, n, 2);
+	gflag = in.o2 & 1;
+	uflag = in.o2 >> 1 & 1;
+	qfile = in.o2 & 4 ? in.path[1] : NULL;
+	if (qfile)
+		gflag = 0;
+	minsize = in.o2 >> 3 & 7;
+	thresh = in.o2 & 64 ? 0 : 0.25;
+	cthresh = in.o2 & 128 ? 0.5 : -1;
+	rarity = in.o1 >> 4;
+	load(in.path[0]);
+	ncoll = ndocs;
+	if (qfile)
+		load(qfile);
+	if (!hv)
+		hv = ecalloc(1, sizeof *hv);
+	prepare();
+	for (doc = 0; doc < ndocs; doc++) {
+		const float *w = weights(doc);
+
+		for (i = 0; i < hn[doc]; i++)
+			if (!(w[i] > 0 && w[i] <= 1))
+				abort();
+	}
+	cand = candidates(&ncand);
+	pairs = ecalloc(ncand ? ncand : 1, sizeof *pairs);
+	for (i = npairs = 0; i < ncand; i++) {
+		uint32_t hi = (uint32_t)(cand[i] >> 32), lo = (uint32_t)cand[i];
+		uint32_t a = qfile ? lo : hi, b = qfile ? hi : lo;
+
+		/* distinct and in output order */
+		if (i > 0 && cand[i] <= cand[i - 1])
+			abort();
+		if (a >= b || b >= ndocs || (qfile && b < ncoll))
+			abort();
+		if (!similar(a, b, &pairs[npairs].sim))
+			continue;
+		if (!(pairs[npairs].sim >= 0 && pairs[npairs].sim <= 1))
+			abort();
+		pairs[npairs].a = a;
+		pairs[npairs].b = b;
+		npairs++;
+	}
+	if (ndocs <= RUNMAX)
+		oracle(pairs, npairs);
+	report(cand, ncand);
+	fflush(stdout);
+	free(pairs);
+	free(cand);
+	reset();
+	return 0;
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/env bats
+# simjoin: near-duplicate pairs, clusters and unique documents from sketch
+# records.
+
+load helper
+
+u='usage: simjoin [-gu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
+
+# sk ID NSHINGLES [HASH ...]: a sketch record, the hashes given in decimal.
+sk() {
+	local id=$1 n=$2 sep='' h
+
+	shift 2
+	printf '%s\t%s\t' "$id" "$n"
+	for h; do
+		printf '%s%016x' "$sep" "$h"
+		sep=' '
+	done
+	printf '\n'
+}
+
+# Whole sketches of 10 shingles: B is A with one shingle changed, 9 / 11;
+# C shares nothing; D and E share hash 1 with A and B, so 4 documents hold
+# it and with rarity 2 it weighs 1/2: A, B (8 + 1/2) / (10 + 1/2) = 0.8095.
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	{
+		sk A 10 1 2 3 4 5 6 7 8 9 10
+		sk B 10 1 2 3 4 5 6 7 8 9 11
+		sk C 10 21 22 23 24 25 26 27 28 29 30
+		sk D 10 1 41 42 43 44 45 46 47 48 49
+		sk E 10 1 51 52 53 54 55 56 57 58 59
+	} >w.sk
+}
+
+@test "simjoin -h: usage on stdout" {
+	check 0 "$u" '' simjoin -h
+}
+
+@test "simjoin: usage errors" {
+	badopt "${u%\\n}" simjoin -x w.sk
+	check 2 '' "$u" simjoin -g -u w.sk
+	check 2 '' "$u" simjoin -g -q w.sk w.sk
+	check 2 '' "$u" simjoin -q w.sk
+	check 2 '' 'simjoin: queries and collection cannot both be standard input\n' simjoin -q - w.sk - </dev/null
+	check 2 '' "simjoin: threshold '1.5' is invalid (allowed: 0 to 1)\n" simjoin -t 1.5 w.sk
+	check 2 '' "simjoin: threshold 'x' is invalid (allowed: 0 to 1)\n" simjoin -t x w.sk
+	check 2 '' "simjoin: containment '-0.1' is invalid (allowed: 0 to 1)\n" simjoin -c -0.1 w.sk
+	check 2 '' "simjoin: rarity '1000001' is too large (allowed: 0 to 1000000)\n" simjoin -d 1000001 w.sk
+	check 2 '' "simjoin: minimum size '-1' is invalid (allowed: 0 to 4294967295)\n" simjoin -m -1 w.sk
+}
+
+@test "simjoin: pairs, clusters (-g), unique (-u)" {
+	check 0 'A\tB\t0.8095\n' '' simjoin w.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin <w.sk
+	check 0 'A\tA\nB\tA\nC\tC\nD\tD\nE\tE\n' '' simjoin -g w.sk
+	check 0 'A\nC\nD\nE\n' '' simjoin -u w.sk
+	# files are one collection, in order
+	head -n 2 w.sk >w1
+	tail -n 3 w.sk >w2
+	check 0 'A\tB\t0.8095\n' '' simjoin w1 w2
+	check 0 'A\tB\t0.8095\n' '' simjoin w1 - <w2
+}
+
+@test "simjoin: rarity weights (-d) and the threshold (-t)" {
+	check 0 'A\tB\t0.8182\n' '' simjoin -d 0 w.sk
+	check 0 'A\tB\t0.8182\n' '' simjoin -d 4 w.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin -d 2 w.sk
+	# with rarity 1 hashes 2 to 9 weigh 1/2 and hash 1 1/4: 4.25 / 6.25
+	check 0 'A\tB\t0.6800\n' '' simjoin -d 1 w.sk
+	check 0 '' '' simjoin -t 0.81 w.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin -t 0.8095 w.sk
+	# every candidate: documents that share a hash
+	check 0 'A\tB\t0.8095\nA\tD\t0.0270\nA\tE\t0.0270\nB\tD\t0.0270\nB\tE\t0.0270\nD\tE\t0.0270\n' '' simjoin -t 0 w.sk
+	check 0 'A\tA\nB\tA\nC\tC\nD\tA\nE\tA\n' '' simjoin -t 0 -g w.sk
+}
+
+@test "simjoin: the minimum size (-m)" {
+	{ sk P 9 1 2 3 4 5 6 7 8 9; sk Q 9 1 2 3 4 5 6 7 8 9; sk R 0; sk S 0; } >m.sk
+	check 0 '' '' simjoin m.sk
+	check 0 'P\tQ\t1.0000\n' '' simjoin -m 9 m.sk
+	# empty pages share no hash: never a pair
+	check 0 'P\tQ\t1.0000\n' '' simjoin -m 0 m.sk
+	check 0 'P\nR\nS\n' '' simjoin -m 0 -u m.sk
+}
+
+@test "simjoin: containment (-c)" {
+	# G in A: J = 2 / 12, |A & G| = 2 of G's 4
+	{ sk A 10 1 2 3 4 5 6 7 8 9 10; sk G 4 1 2 31 32; } >c.sk
+	check 0 '' '' simjoin -m 4 c.sk
+	check 0 'A\tG\t0.1667\n' '' simjoin -m 4 -c 0.5 c.sk
+	check 0 '' '' simjoin -m 4 -c 0.6 c.sk
+	check 0 'A\tA\nG\tA\n' '' simjoin -m 4 -c 0.5 -g c.sk
+}
+
+@test "simjoin: cut sketches: the union cut to the size estimates" {
+	# union {1, 2, 3, 4, 5} cut to 4: {1, 2, 3, 4}, 3 shared
+	{ sk A 100 1 2 3 4; sk B 100 1 2 3 5; } >cut.sk
+	check 0 'A\tB\t0.7500\n' '' simjoin cut.sk
+	# whole sketches among cut ones, of fewer hashes than the size
+	{ sk A 100 1 2 3 4; sk W 3 1 2 3; } >mix.sk
+	check 0 'A\tW\t0.7500\n' '' simjoin -m 3 mix.sk
+}
+
+@test "simjoin -q: queries against a collection and the earlier queries" {
+	{ sk A 10 1 2 3 4 5 6 7 8 9 10; sk C 10 21 22 23 24 25 26 27 28 29 30; sk A2 10 1 2 3 4 5 6 7 8 9 10; } >coll.sk
+	{
+		sk B 10 1 2 3 4 5 6 7 8 9 11
+		sk N 10 61 62 63 64 65 66 67 68 69 70
+		sk N2 10 61 62 63 64 65 66 67 68 69 70
+		sk C 10 21 22 23 24 25 26 27 28 29 30
+	} >q.sk
+	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\nC\tC\t1.0000\n' '' simjoin -q q.sk coll.sk
+	check 0 'N\n' '' simjoin -u -q q.sk coll.sk
+	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\nC\tC\t1.0000\n' '' simjoin -q - coll.sk <q.sk
+	check 0 'B\nN\nC\n' '' simjoin -u -q q.sk /dev/null
+	check 0 '' '' simjoin -q /dev/null coll.sk
+}
+
+@test "simjoin: IDs travel as they are, escaped" {
+	{ sk 'a\tb' 10 1 2 3 4 5 6 7 8 9 10; sk 'c\\d' 10 1 2 3 4 5 6 7 8 9 10; } >e.sk
+	check 0 'a\\tb\tc\\\\d\t1.0000\n' '' simjoin e.sk
+	check 0 'a\\tb\ta\\tb\nc\\\\d\ta\\tb\n' '' simjoin -g e.sk
+}
+
+@test "simjoin: CRLF records" {
+	sed 's/$/\r/' w.sk >crlf.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin crlf.sk
+	printf 'a\t0\t\r\n' >empty.sk
+	check 0 'a\n' '' simjoin -u empty.sk
+}
+
+@test "simjoin: an empty collection" {
+	check 0 '' '' simjoin /dev/null
+	check 0 '' '' simjoin -g </dev/null
+	check 0 '' '' simjoin -u /dev/null
+	# only empty pages: no hash at all (fuzz: memcpy from NULL)
+	printf 'a\t0\t\nb\t0\t\n' >empty.sk
+	check 0 'a\nb\n' '' simjoin -u empty.sk
+	check 0 'a\ta\nb\tb\n' '' simjoin -g -m 0 empty.sk
+	check 0 'a\nb\n' '' simjoin -u -q empty.sk empty.sk
+}
+
+# ---- Hardening: bad input, output faults, resource bounds ----
+load faults
+
+@test "simjoin: bad records are named and skipped" {
+	{
+		printf 'a\n'
+		printf 'a\\q\t1\t0000000000000001\n'
+		printf 'a\t1\n'
+		printf 'a\tx\t\n'
+		printf 'a\t-1\t\n'
+		printf 'a\t99999999999999999999\t\n'
+		printf 'a\t2\t000000000000000A 000000000000000b\n'
+		printf 'a\t2\t0000000000000002 0000000000000001\n'
+		printf 'a\t2\t0000000000000001  0000000000000002\n'
+		printf 'a\t2\t000000000000001\n'
+		printf 'a\t2\t0000000000000001 0000000000000001\n'
+		printf 'a\t2\t0000000000000001 \n'
+		printf 'a\t1\t0000000000000001 0000000000000002\n'
+		printf 'a\t5\t\n'
+		printf 'a\t5\t0000000000000001\00000000000000002\n'
+		cat w.sk
+	} >bad.sk
+	check 1 'A\tB\t0.8095\n' "simjoin: bad.sk:1: no TAB after the ID
+simjoin: bad.sk:2: bad escape in the ID
+simjoin: bad.sk:3: no TAB after the shingle count
+simjoin: bad.sk:4: shingle count invalid
+simjoin: bad.sk:5: shingle count invalid
+simjoin: bad.sk:6: shingle count too large
+simjoin: bad.sk:7: $badlist
+simjoin: bad.sk:8: $badlist
+simjoin: bad.sk:9: $badlist
+simjoin: bad.sk:10: $badlist
+simjoin: bad.sk:11: $badlist
+simjoin: bad.sk:12: $badlist
+simjoin: bad.sk:13: 2 hashes for 1 shingles
+simjoin: bad.sk:14: 0 hashes for 5 shingles
+simjoin: bad.sk:15: $badlist
+" simjoin bad.sk
+}
+
+@test "simjoin: at most 256 hashes" {
+	awk 'BEGIN { for (n = 256; n <= 257; n++) { printf "a%d\t300\t", n
+		for (i = 1; i <= n; i++) printf "%s%016x", (i > 1 ? " " : ""), i
+		printf "\n" } }' >big.sk
+	check 1 'a256\n' "simjoin: big.sk:2: $badlist\n" simjoin -u big.sk
+}
+
+@test "simjoin: sketches of different sizes" {
+	{ sk A 100 1 2 3 4; sk B 100 1 2 3; sk C 100 1 2 3 4 5; } >sizes.sk
+	check 1 'A\n' 'simjoin: sizes.sk:2: a sketch of 3 hashes among sketches of 4\nsimjoin: sizes.sk:3: a sketch of 5 hashes among sketches of 4\n' \
+		simjoin -u sizes.sk
+	# a whole sketch larger than the cut ones, before or after them
+	{ sk W 5 1 2 3 4 5; sk A 100 1 2 3 4; } >w5.sk
+	check 1 'W\n' 'simjoin: w5.sk:2: a sketch of 4 hashes among sketches of 5\n' simjoin -u -m 0 w5.sk
+	{ sk A 100 1 2 3 4; sk W 5 1 2 3 4 5; } >w5b.sk
+	check 1 'A\n' 'simjoin: w5b.sk:2: a sketch of 5 hashes among sketches of 4\n' simjoin -u -m 0 w5b.sk
+}
+
+@test "simjoin: missing and unreadable files" {
+	check 1 'A\tB\t0.8095\n' 'simjoin: nope: No such file or directory\n' simjoin nope w.sk
+	mkdir d
+	check 1 'A\tB\t0.8095\n' 'simjoin: d: read error: Is a directory\n' simjoin w.sk d
+	check 1 '' 'simjoin: nope: No such file or directory\n' simjoin -q nope w.sk
+}
+
+@test "simjoin: write error" {
+	devfull simjoin w.sk
+	devfull simjoin -g w.sk
+	devfull simjoin -u w.sk
+}
+
+@test "simjoin: 3000 identical documents: each paired with the first 128" {
+	# every hash is in all 3000 sketches: a run of 3000, whose first 128
+	# documents pair with all later ones: 128 * 2999 - 128 * 127 / 2 pairs
+	awk 'BEGIN { for (i = 1; i <= 40; i++) h = h sprintf("%s%016x", i > 1 ? " " : "", i)
+		for (d = 0; d < 3000; d++) printf "d%d\t40\t%s\n", d, h }' >same.sk
+	check 0 '375744\n' '' sh -c 'simjoin same.sk | wc -l'
+	check 0 'd0\td1\t1.0000\n' '' sh -c 'simjoin same.sk | head -n 1'
+	check 0 'd127\td2999\t1.0000\n' '' sh -c 'simjoin same.sk | tail -n 1'
+	check 0 'd0\n' '' simjoin -u same.sk
+	check 0 '3000 1\n' '' sh -c "simjoin -g same.sk | awk -F'\t' '\$2 == \"d0\" { n++ } END { print n, NR == n }'"
+}
