@@ -328,7 +328,8 @@ candidates(size_t *ncand)
 		 * This part's pairs, made distinct and merged into the others, so
 		 * that two documents sharing many hashes are held once.
 		 */
-		nc = mergedistinct(cand, nc, nnew);
+		if (nnew)	/* (cand is still null when no part had a pair) */
+			nc = mergedistinct(cand, nc, nnew);
 	}
 	free(post);
 	*ncand = nc;
