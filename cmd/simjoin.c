@@ -83,7 +83,8 @@ load(const char *path)
 		nsh[ndocs] = s.nshingles;
 		hoff[ndocs] = nhv;
 		hn[ndocs] = s.n;
-		egrow(&hv, &hvcap, nhv + s.n, sizeof *hv);
+		/* + 1: hv is never null, even if every page is empty */
+		egrow(&hv, &hvcap, nhv + s.n + 1, sizeof *hv);
 		memcpy(hv + nhv, s.h, s.n * sizeof *hv);
 		nhv += s.n;
 		if (s.n < s.nshingles)
@@ -555,7 +556,7 @@ main(int argc, char *argv[])
 	ncoll = ndocs;
 	if (qfile)
 		ret |= load(qfile);
-	if (!hv)	/* every page empty: no arithmetic on a null pointer */
+	if (!hv)	/* no sketch at all: no arithmetic on a null pointer */
 		hv = ecalloc(1, sizeof *hv);
 	prepare();
 	cand = candidates(&ncand);

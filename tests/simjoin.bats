@@ -140,6 +140,9 @@ setup() {
 	check 0 'a\nb\n' '' simjoin -u empty.sk
 	check 0 'a\ta\nb\tb\n' '' simjoin -g -m 0 empty.sk
 	check 0 'a\nb\n' '' simjoin -u -q empty.sk empty.sk
+	# an empty page first, then pages with hashes (fuzz: null + 0)
+	printf 'x\t2\t0000000000000001 0000000000000002\n' >two.sk
+	check 0 'x\tx\t1.0000\n' '' sh -c 'cat empty.sk two.sk two.sk | simjoin -m 0'
 }
 
 # ---- Hardening: bad input, output faults, resource bounds ----
