@@ -6,6 +6,7 @@
 
 #include "esc.h"
 #include "html.h"
+#include "pagerec.h"
 #include "rdr.h"
 #include "util.h"
 
@@ -35,26 +36,20 @@ static int
 htmltext(const char *path)
 {
 	struct rdr r;
-	char *line, *tab;
+	char *line, *page;
 	ptrdiff_t n, tn;
+	size_t idlen;
 	int ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+		if ((tn = pagerec_split(&r, line, (size_t)n, &idlen, &page)) < 0) {
 			ret = 1;
 			continue;
 		}
-		tab++;
-		if ((tn = esc_decode(tab, (size_t)(line + n - tab))) < 0) {
-			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
-			ret = 1;
-			continue;
-		}
-		convert(tab, (size_t)tn);
-		obuf_add(&out, line, (size_t)(tab - line));
+		convert(page, (size_t)tn);
+		obuf_add(&out, line, idlen + 1);	/* the ID and its TAB */
 		if (text.n)
 			out.n += esc_encode(obuf_room(&out, 2 * text.n), text.p, text.n);
 		obuf_addc(&out, '\n');

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "pagerec.h"
 #include "rdr.h"
 #include "util.h"
 
@@ -116,24 +117,19 @@ static int
 parsplit(const char *path)
 {
 	struct rdr r;
-	char *line, *tab;
+	char *line, *text;
 	ptrdiff_t n, tn;
+	size_t idlen;
 	int ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+		if ((tn = pagerec_split(&r, line, (size_t)n, &idlen, &text)) < 0) {
 			ret = 1;
 			continue;
 		}
-		if ((tn = esc_decode(tab + 1, (size_t)(line + n - tab - 1))) < 0) {
-			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
-			ret = 1;
-			continue;
-		}
-		split(line, (size_t)(tab - line), tab + 1, (size_t)tn);
+		split(line, idlen, text, (size_t)tn);
 	}
 	return rdr_close(&r) | ret;
 }

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "esc.h"
+#include "pagerec.h"
 #include "rdr.h"
 #include "sketch.h"
 #include "util.h"
@@ -19,7 +19,7 @@ static uintmax_t ndocs;
 static double tstart, tlast;
 static int tty;				/* stderr is a terminal: a line that redraws */
 static struct skbuild *build;
-static struct obuf id;			/* the page ID being read */
+static struct pagerec rec;		/* the page record being read */
 static struct obuf out;
 
 static double
@@ -52,56 +52,39 @@ sketchfile(const char *path)
 {
 	struct rdr r;
 	struct sketch s;
-	const char *p, *tab;
+	const char *p;
 	ptrdiff_t n;
-	int eol, inid = 1, bad = 0, ret = 0;
+	int eol, k, ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
+	skb_begin(build);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
-		if (inid) {
-			/* the ID whole, however long, before the text streams */
-			tab = memchr(p, '\t', (size_t)n);
-			obuf_add(&id, p, (size_t)(tab ? tab - p : n));
-			if (!tab) {
-				if (eol) {
-					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
-					ret = 1;
-					id.n = 0;
-				}
-				continue;
-			}
-			if (esc_check(id.p, id.n) < 0) {
-				weprintf("%s:%ju: bad escape in the page ID", r.name, r.lineno);
-				bad = 1;
-			}
-			inid = 0;
-			skb_begin(build);
-			n -= tab + 1 - p;
-			p = tab + 1;
+		if ((k = pagerec_chunk(&rec, &r, &p, &n, eol)) <= 0) {
+			ret |= k < 0;
+			continue;
 		}
 		skb_feed(build, p, (size_t)n);
 		if (!eol)
 			continue;
-		if (skb_end(build, &s) < 0 && !bad) {
+		if (skb_end(build, &s) < 0 && !rec.bad) {
 			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
-			bad = 1;
+			rec.bad = 1;
 		}
 		/* a bad record is reported, not written */
-		if (!bad) {
-			s.id = id.p;
-			s.idlen = id.n;
+		if (!rec.bad) {
+			s.id = rec.id.p;
+			s.idlen = rec.id.n;
 			sketch_write(&out, &s);
 			if (out.n >= 1 << 16)
 				obuf_flush(&out, stdout);
 		}
-		ret |= bad;
-		bad = 0;
+		ret |= rec.bad;
 		ndocs++;
 		if (vflag)
 			progress(0);
-		id.n = 0;
-		inid = 1;
+		pagerec_next(&rec);
+		skb_begin(build);
 	}
 	return rdr_close(&r) | ret;
 }
@@ -156,7 +139,7 @@ main(int argc, char *argv[])
 	if (vflag)
 		progress(1);
 	skb_free(build);
-	free(id.p);
+	pagerec_free(&rec);
 	free(out.p);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "esc.h"
+#include "pagerec.h"
 #include "rdr.h"
 #include "tok.h"
 #include "util.h"
@@ -37,7 +37,7 @@ static unsigned long long ndocs;	/* pages read, with -d */
 static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 static size_t ntouched, touchedcap;
 
-static struct obuf id;		/* the page ID, escaped as read */
+static struct pagerec rec;	/* the page record being read: its ID, escaped as read */
 
 /* Make room for the ids up to the table's size; new words are plain and uncounted. */
 static void
@@ -201,7 +201,7 @@ putpage(void)
 	size_t i, n;
 	uint32_t k;
 
-	obuf_add(&out, id.p, id.n);
+	obuf_add(&out, rec.id.p, rec.id.n);
 	obuf_addc(&out, '\t');
 	for (i = 0; i < ntouched; i++) {
 		k = touched[i];
@@ -248,40 +248,23 @@ wordfreq(const char *path)
 {
 	struct rdr r;
 	struct tok t;
-	const char *p, *tab;
+	const char *p;
 	ptrdiff_t n;
-	int eol, inid = 1, badid = 0, ret = 0;
+	int eol, k, ret = 0;
 	/*
 	 * Words are the features themselves unless they make k-grams; the
 	 * ASCII tokenizer gives them in batches, the UTF-8 one a word at a time.
 	 */
 	int batch = kgram == 1 && !(tokflags & TOK_UNICODE);
 	tok_fn *add = kgram == 1 ? addone : addword;
-	/* words are the features themselves unless they make k-grams */
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	tok_init(&t, tokflags);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
-		if (inid) {
-			/* the ID whole, to check its escapes (and for -p) */
-			tab = memchr(p, '\t', (size_t)n);
-			obuf_add(&id, p, (size_t)(tab ? tab - p : n));
-			if (!tab) {
-				if (eol) {
-					weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
-					ret = 1;
-					id.n = 0;
-				}
-				continue;
-			}
-			if (esc_check(id.p, id.n) < 0) {
-				weprintf("%s:%ju: bad escape in the page ID", r.name, r.lineno);
-				badid = 1;
-			}
-			inid = 0;
-			n -= tab + 1 - p;
-			p = tab + 1;
+		if ((k = pagerec_chunk(&rec, &r, &p, &n, eol)) <= 0) {
+			ret |= k < 0;
+			continue;
 		}
 		if (batch)
 			tok_feed_batch(&t, p, (size_t)n, addbatch, NULL);
@@ -289,22 +272,20 @@ wordfreq(const char *path)
 			tok_feed(&t, p, (size_t)n, add, NULL);
 		if (eol) {
 			if ((batch ? tok_end_batch(&t, addbatch, NULL) :
-			    tok_end(&t, add, NULL)) < 0 && !badid) {
+			    tok_end(&t, add, NULL)) < 0 && !rec.bad) {
 				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
-				badid = 1;
+				rec.bad = 1;
 			}
 			endtext();
 			/* a bad record is reported, not written */
-			if (badid)
+			if (rec.bad)
 				droppage();
 			else if (pflag)
 				putpage();
 			else if (dflag)
 				docpage();
-			ret |= badid;
-			badid = 0;
-			id.n = 0;
-			inid = 1;
+			ret |= rec.bad;
+			pagerec_next(&rec);
 		}
 	}
 	tok_free(&t);

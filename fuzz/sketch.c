@@ -7,6 +7,7 @@
  * 1 + OPT2 / 16 * 17 (1 to 256), the seed OPT1 >> 4.
  */
 #include "fuzz.h"
+#include "esc.h"
 
 #define main sketch_main
 #include "../cmd/sketch.c"
@@ -16,7 +17,7 @@ static void
 check(struct skbuild *b, char *line, size_t n, size_t step)
 {
 	struct sketch whole, cut, back;
-	struct obuf rec = { 0 };
+	struct obuf wrec = { 0 };
 	struct rdr r = { .name = "fuzz", .lineno = 1 };
 	uint64_t *h, hback[SK_MAXSIZE];
 	char *tab = memchr(line, '\t', n), *text;
@@ -51,10 +52,10 @@ check(struct skbuild *b, char *line, size_t n, size_t step)
 	whole.id = line;
 	whole.idlen = (size_t)(tab - line);
 	if (bad1 == 0 && esc_check(whole.id, whole.idlen) == 0) {
-		sketch_write(&rec, &whole);
-		if (rec.n == 0 || rec.p[rec.n - 1] != '\n')
+		sketch_write(&wrec, &whole);
+		if (wrec.n == 0 || wrec.p[wrec.n - 1] != '\n')
 			abort();
-		if (sketch_parse(&r, rec.p, rec.n - 1, &back, hback) < 0)
+		if (sketch_parse(&r, wrec.p, wrec.n - 1, &back, hback) < 0)
 			abort();
 		if (back.idlen != whole.idlen || memcmp(back.id, whole.id, whole.idlen) != 0 ||
 		    back.nshingles != whole.nshingles || back.n != whole.n ||
@@ -62,7 +63,7 @@ check(struct skbuild *b, char *line, size_t n, size_t step)
 			abort();
 	}
 	free(h);
-	free(rec.p);
+	free(wrec.p);
 }
 
 int
@@ -82,7 +83,7 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	sketchfile(in.path[0]);
 	fflush(stdout);
 	out.n = 0;
-	id.n = 0;
+	pagerec_next(&rec);
 	b = skb_new(kwords, size, seed);
 	if (rdr_open(&r, in.path[0]) == 0) {
 		while ((len = rdr_line(&r, &line)) >= 0)

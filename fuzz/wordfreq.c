@@ -17,11 +17,10 @@ reset(void)
 	free(kind);
 	free(count);
 	free(touched);
-	free(id.p);
+	pagerec_free(&rec);
 	kind = NULL;
 	count = NULL;
 	touched = NULL;
-	memset(&id, 0, sizeof id);
 	free(docfreq);
 	docfreq = NULL;
 	docfreqcap = 0;
