@@ -147,13 +147,10 @@ table() {
 	mv "docsplit article.out" article.rec
 	measure "docsplit sample" sample.txt -- docsplit sample.txt
 	mv "docsplit sample.out" sample.rec
-	measure "wordfreq (totals)" article.rec -- wordfreq -s stopwords.txt article.rec
-	mv "wordfreq (totals).out" counts
-	asciiwall=$wall asciicpu=$cpu
-	measure "topn $n" counts -- topn "$n" counts
-	mv "topn $n.out" features
-	measure "wordfreq -p article" article.rec -- wordfreq -p -s stopwords.txt -v features article.rec
+	measure "wordfreq -p article" article.rec -- wordfreq -p -s stopwords.txt article.rec
 	mv "wordfreq -p article.out" article.pages
+	measure "topn -p $n" article.pages -- topn -p "$n" article.pages
+	mv "topn -p $n.out" features
 	measure "wordfreq -p sample" sample.rec -- wordfreq -p -s stopwords.txt -v features sample.rec
 	mv "wordfreq -p sample.out" sample.pages
 	measure "fphash article" article.pages -- fphash -f features -m "$m" -n "$n" -t hashvalue.txt article.pages
@@ -170,6 +167,8 @@ table() {
 # The open-world stages, on the files table left.
 openworld() {
 	echo "-- open-world stages (not part of simtool)"
+	measure "wordfreq (totals)" article.rec -- wordfreq -s stopwords.txt article.rec
+	asciiwall=$wall asciicpu=$cpu
 	measure "wordfreq -u (totals)" article.rec -- wordfreq -u -s stopwords.txt article.rec
 	echo "$asciiwall $wall $asciicpu $cpu" |
 	    awk '{ printf "wordfreq -u / wordfreq: wall %.2f, cpu %.2f\n", $2 / $1, ($3 > 0 ? $4 / $3 : 0) }'

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "counts.h"
 #include "fp.h"
 #include "rdr.h"
 #include "siphash.h"
@@ -255,40 +256,22 @@ loadtable(const char *path, size_t nrows)
 	return 0;
 }
 
-/* Parse the decimal count s..e; -1 if it is not one, or too large. */
-static long long
-parsecount(const char *s, const char *e)
-{
-	long long v = 0;
-
-	if (s == e)
-		return -1;
-	for (; s < e; s++) {
-		if (*s < '0' || *s > '9' || v > (LLONG_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	return v;
-}
-
 /* Add the "word:count ..." items of text to the page's weights. */
 static int
 addcounts(const char *text, const char *end, const struct rdr *r)
 {
-	const char *s, *e, *colon;
+	struct counts it;
+	const char *s;
+	size_t n;
 	long long c;
 	uint32_t i;
+	int got;
 
-	for (s = text; s < end; s = e + 1) {
-		if (!(e = memchr(s, ' ', (size_t)(end - s))))
-			e = end;
-		if (e == s)
-			continue;
-		for (colon = e; colon > s && colon[-1] != ':'; colon--)
-			;
-		if (colon <= s + 1 || (c = parsecount(colon, e)) < 0) {
+	counts_init(&it, text, end);
+	while ((got = counts_next(&it, &s, &n, &c))) {
+		if (got < 0) {
 			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
-			    (int)(e - s), s);
+			    (int)n, s);
 			return -1;
 		}
 		/* a zero count weighs nothing (and must not be listed twice in touched) */
@@ -297,20 +280,20 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 		if (openset) {
 			size_t before = features.n;
 
-			i = wtab_intern(&features, s, (size_t)(colon - 1 - s));
+			i = wtab_intern(&features, s, n);
 			if (features.n > before) {
 				if (features.n >= featcap)
 					growfeatures();
-				hashrow(&rows[i], s, (size_t)(colon - 1 - s));
+				hashrow(&rows[i], s, n);
 			}
-		} else if ((i = wtab_find(&features, s, (size_t)(colon - 1 - s))) == WTAB_NONE)
+		} else if ((i = wtab_find(&features, s, n)) == WTAB_NONE)
 			continue;
 		if (!weight[i])
 			touched[ntouched++] = i;
 		weight[i] += (uint64_t)c;
 		if (weight[i] > INT64_MAX / 4) {
 			weprintf("%s:%ju: count of '%.*s' is too large", r->name,
-			    r->lineno, (int)(colon - 1 - s), s);
+			    r->lineno, (int)n, s);
 			return -1;
 		}
 	}

@@ -4,8 +4,9 @@
 #
 #	make -f simtool.mk N=1000 M=16
 #
-# Intermediates live in $(W): a new M reuses the per-page counts of N, a new
-# N reuses the word counts. result.txt is the same as simtool(1) writes.
+# Intermediates live in $(W): the article pages' counts of every word serve
+# every N (the features are the top of their sums); a new M reuses the
+# per-page counts, a new N recounts only the sample pages. result.txt is the same as simtool(1) writes.
 
 N = 1000
 M = 16
@@ -33,20 +34,17 @@ $(W)/sample.rec: $(SAMPLES)
 	@mkdir -p $(W)
 	docsplit $(SAMPLES) $(SAVE)
 
-$(W)/counts: $(W)/article.rec $(STOPWORDS)
-	wordfreq -s $(STOPWORDS) $(W)/article.rec $(SAVE)
+$(W)/article.pages: $(W)/article.rec $(STOPWORDS)
+	wordfreq -p -s $(STOPWORDS) $(W)/article.rec $(SAVE)
 
-$(W)/features-$(N): $(W)/counts
-	topn $(N) $(W)/counts $(SAVE)
-
-$(W)/article.pages-$(N): $(W)/article.rec $(W)/features-$(N) $(STOPWORDS)
-	wordfreq -p -s $(STOPWORDS) -v $(W)/features-$(N) $(W)/article.rec $(SAVE)
+$(W)/features-$(N): $(W)/article.pages
+	topn -p $(N) $(W)/article.pages $(SAVE)
 
 $(W)/sample.pages-$(N): $(W)/sample.rec $(W)/features-$(N) $(STOPWORDS)
 	wordfreq -p -s $(STOPWORDS) -v $(W)/features-$(N) $(W)/sample.rec $(SAVE)
 
-$(W)/article.fp-$(N)-$(M): $(W)/article.pages-$(N) $(W)/features-$(N) $(HASHES)
-	fphash -f $(W)/features-$(N) -m $(M) -n $(N) -t $(HASHES) $(W)/article.pages-$(N) $(SAVE)
+$(W)/article.fp-$(N)-$(M): $(W)/article.pages $(W)/features-$(N) $(HASHES)
+	fphash -f $(W)/features-$(N) -m $(M) -n $(N) -t $(HASHES) $(W)/article.pages $(SAVE)
 
 $(W)/sample.fp-$(N)-$(M): $(W)/sample.pages-$(N) $(W)/features-$(N) $(HASHES)
 	fphash -f $(W)/features-$(N) -m $(M) -n $(N) -t $(HASHES) $(W)/sample.pages-$(N) $(SAVE)

@@ -262,14 +262,14 @@ simtool: stage fmtresult failed
 	small
 	mkdir tmp
 	printf 'old\n' >result.txt
-	# the article's wordfreq -p writes half a record, then is killed
+	# the sample's wordfreq -p writes half a record, then is killed
 	# (as by the OOM killer): fphash fails on the cut record, but the
 	# cause is wordfreq
 	fake wordfreq 'case $* in
-	*-p*article.rec) "$real" "$@" | head -c 9; kill -KILL $$ ;;
+	*-p*sample.rec) "$real" "$@" | head -c 9; kill -KILL $$ ;;
 	esac
 	exec "$real" "$@"'
-	check 1 '' "fphash: <stdin>:1: bad count item 'apple:'\nsimtool: stage wordfreq -p article.txt killed by signal SIGKILL\n" \
+	check 1 '' "fphash: <stdin>:1: bad count item 'apple:'\nsimtool: stage wordfreq -p sample.txt killed by signal SIGKILL\n" \
 		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
 	check 0 'old\n' '' cat result.txt
 	clean

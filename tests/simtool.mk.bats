@@ -55,11 +55,13 @@ commands() {
 	check 0 'result.txt\n' '' sh -c 'find result.txt simtool.work -newer ref -type f | LC_ALL=C sort'
 }
 
-@test "simtool.mk: a new N reuses the pages and word counts" {
+@test "simtool.mk: a new N reuses the pages and the article's counts" {
 	small
 	mk N=3 M=4 >/dev/null
 	age
-	check 0 'topn\nwordfreq\nfphash\nwordfreq\nfphash\nhamq\nfmtresult\nfmtresult\n' '' \
+	# the article's words are counted once, for every N; only the
+	# sample's counts are of the features
+	check 0 'topn\nfphash\nwordfreq\nfphash\nhamq\nfmtresult\nfmtresult\n' '' \
 		commands N=2 M=4
 }
 
