@@ -78,10 +78,10 @@ median() {
 measure() {
 	label=$1 ins=$2
 	shift 3
-	bytes=0
-	for f in $ins; do
-		bytes=$((bytes + $(wc -c <"$f")))
-	done
+	# one wc for all of them (a fork a file costs seconds on thousands):
+	# its last line is the one file's size or the total
+	# shellcheck disable=SC2086
+	bytes=$(wc -c $ins | awk 'END { print $1 }')
 	: >"$out/.walls"
 	: >"$out/.cpus"
 	: >"$out/.rss"
@@ -114,13 +114,13 @@ measure() {
 	    "$(echo "$bytes $cpu" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')"
 }
 
-# ratio name: the last measure against the one saved by "save name", as
-# wall, CPU and peak-memory ratios.
+# ratio name [shown]: the last measure against the one saved by "save
+# name", as wall, CPU and peak-memory ratios.
 save() {
 	eval "y_$1=\"\$wall \$cpu \$rss\""
 }
 ratio() {
-	eval "set -- $1 \$y_$1"
+	eval "set -- \"\${2:-$1}\" \$y_$1"
 	echo "$wall $cpu $rss $2 $3 $4" | awk -v n="$1" '{
 		printf "  %-22s wall %6.2fx  cpu %6.2fx  RSS %6.2fx\n", "/ " n,
 		    ($4 > 0 ? $1 / $4 : 0), ($5 > 0 ? $2 / $5 : 0), ($6 > 0 ? $3 / $6 : 0) }'
@@ -357,13 +357,127 @@ kdoc() {
 	check "$d" 10000 128
 }
 
-[ $# -gt 0 ] || set -- large course kdoc
+# The neardup pipeline on a generated collection (gendocs, made once and
+# again when the generator's source changes): HTML pages of three site
+# templates and plain-text notes with planted near-duplicates, and
+# labels.tsv, their truth. Its stages alone on files, then per set (all
+# of it, the text alone, the HTML alone) the yardsticks and neardup whole.
+docsgen="-n 5000 -q 0 -s 1"
+docsdata() {
+	d=$out/docs
+	stamp="gendocs $docsgen $(cat tools/gendocs.c tools/rng.h | cksum)"
+	if [ "$(cat "$d/.stamp" 2>/dev/null)" != "$stamp" ]; then
+		make -s bin/gendocs || exit 1
+		rm -rf "$d" || exit 1
+		# shellcheck disable=SC2086
+		bin/gendocs $docsgen "$d" && echo "$stamp" >"$d/.stamp" || exit 1
+	fi
+	w=$out/work.$$
+	rm -rf "$w" && mkdir -p "$w" && cd "$w" || exit 1
+	# a link, not a copy: IDs are docs/SITE/..., as labels.tsv has them
+	ln -s "$d/docs" docs && ln -s "$d/labels.tsv" . || exit 1
+	(cd "$d" && find docs -type f) | sort >files.all
+	grep '^docs/notes/' files.all >files.text
+	grep -v '^docs/notes/' files.all >files.html
+	all=$(cat files.all)
+	mbs_text='' mbs_html='' cpus_text='' cpus_html=''
+	echo
+	echo "docs corpus (gendocs $docsgen): $(wc -l <files.all) files," \
+	    "$(wc -l <files.text) text, $(wc -l <files.html) HTML;" \
+	    "$(xargs wc -w <files.all | awk '$2 == "total" { n += $1 } END { print n }') words," \
+	    "$(xargs wc -c <files.all | awk '$2 == "total" { n += $1 } END { print n }') bytes;" \
+	    "$(awk -F '\t' '$3 == 1' labels.tsv | wc -l) near-duplicate pairs labelled"
+	header "docs: neardup DIR (median of $runs runs)"
+	measure "docsplit -f" "$all" -- docsplit -f docs
+	mv "docsplit -f.out" docs.rec
+	measure "htmltext" docs.rec -- htmltext docs.rec
+	mv "htmltext.out" text.rec
+	measure "docsplit -f | htmltext" "$all" -- sh -c 'docsplit -f docs | htmltext'
+	measure "sketch" text.rec -- sketch text.rec
+	mv "sketch.out" sketches
+	measure "simjoin" sketches -- simjoin sketches
+	docset all "all" docs
+	mv "neardup (all).out" pairs.all
+	docset text "text only" docs/notes
+	docset html "HTML only" docs/harbor docs/lantern docs/meadow
+	echo "issue 12 targets, neardup end to end: text 150 MB/s ($mbs_text; $cpus_text per CPU s)," \
+	    "HTML 100 MB/s ($mbs_html; $cpus_html per CPU s)"
+	docscheck pairs.all "$d" "$stamp"
+	cd "$root" || exit 1
+	rm -rf "$w"
+}
+
+# docset name title dir...: the yardsticks on the files of set name
+# (files.name), neardup on dirs, and its ratios to them.
+docset() {
+	set=$1 title=$2
+	shift 2
+	files=$(cat "files.$set")
+	echo "---- $title ($(wc -l <"files.$set") files in $*): yardsticks: a byte scan, wc -w, wc -l"
+	# shellcheck disable=SC2086
+	measure "scan (bytes)" "$files" -- "$yard/scan" $files
+	save scan
+	# shellcheck disable=SC2086
+	measure "wc -w" "$files" -- wc -w $files
+	save wc
+	# shellcheck disable=SC2086
+	measure "wc -l" "$files" -- wc -l $files
+	save wcl
+	echo "----"
+	measure "neardup ($set)" "$files" -- neardup "$@"
+	mbs=$(echo "$bytes $wall" | awk '{ printf "%.1f", ($2 > 0 ? $1 / 1e6 / $2 : 0) }')
+	cpus=$(echo "$bytes $cpu" | awk '{ printf "%.1f", ($2 > 0 ? $1 / 1e6 / $2 : 0) }')
+	case $set in
+	text) mbs_text=$mbs cpus_text=$cpus ;;
+	html) mbs_html=$mbs cpus_html=$cpus ;;
+	esac
+	echo "neardup $* ($(wc -l <"neardup ($set).out") pairs) against the yardsticks (medians; RSS: largest process):"
+	ratio scan
+	ratio wc "wc -w"
+	ratio wcl "wc -l"
+}
+
+# docscheck pairs dir stamp: neardup's pairs scored against the labels
+# (F1 and the precision over all it reports at least $docsbar), and
+# compared to the pairs of the first run on this collection, kept in
+# bench/out (a change of output fails; remove the file to accept one).
+docsbar=0.99
+docscheck() {
+	paireval labels.tsv "$1" >paireval.out || { echo "bench: paireval failed" >&2; fail=1; return; }
+	if awk -v bar="$docsbar" '$1 == "all" { p = $6; r = $7; f = $8 }
+	    $1 == "reported" { n = $2; pa = $5 }
+	    END {
+		ok = (f != "" && f >= bar && pa >= bar)
+		printf "check neardup docs against labels.tsv (paireval): P %s R %s F1 %s, precision over all %s pairs %s: %s\n",
+		    p, r, f, n, pa, (ok ? "OK" : "FAILED (bar " bar ")")
+		exit !ok }' paireval.out; then :; else
+		fail=1
+		[ "$keep" = 1 ] || exit 1
+	fi
+	ref=$out/ref-docs-pairs.txt
+	if [ ! -f "$ref" ] || [ "$(cat "$ref.sum" 2>/dev/null)" != "$3" ]; then
+		cp "$1" "$ref" && echo "$3" >"$ref.sum" &&
+		echo "the output of commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+		    "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$ref.note" || exit 1
+		echo "check neardup docs = reference: none for this collection; this run's pairs kept as it ($ref)"
+	elif cmp -s "$1" "$ref"; then
+		echo "check neardup docs = reference ($(cat "$ref.note")): OK ($(wc -l <"$ref") pairs)"
+	else
+		echo "check neardup docs = reference ($(cat "$ref.note")): FAILED:" \
+		    "$(diff "$ref" "$1" | grep -c '^[<>]') lines differ (remove $ref to accept the new output)"
+		fail=1
+		[ "$keep" = 1 ] || exit 1
+	fi
+}
+
+[ $# -gt 0 ] || set -- large course kdoc docs
 for c; do
 	case $c in
 	large) large ;;
 	large1m) large1m ;;
 	course) coursedata ;;
 	kdoc) kdoc ;;
+	docs) docsdata ;;
 	*) echo "bench: unknown corpus $c" >&2; exit 2 ;;
 	esac
 done
