@@ -421,7 +421,7 @@ docsdata() {
 	docset html "HTML only" docs/harbor docs/lantern docs/meadow
 	echo "issue 12 targets, neardup end to end: text 150 MB/s ($mbs_text; $cpus_text per CPU s)," \
 	    "HTML 100 MB/s ($mbs_html; $cpus_html per CPU s)"
-	docscheck pairs.all "$d" "$stamp"
+	docscheck pairs.all "$stamp"
 	if cmp -s pairs.all simjoin.out; then
 		echo "check neardup docs = its stages one after another: OK"
 	else
@@ -463,7 +463,7 @@ docset() {
 	ratio wcl "wc -l"
 }
 
-# docscheck pairs dir stamp: neardup's pairs scored against the labels
+# docscheck pairs stamp: neardup's pairs scored against the labels
 # (F1 and the precision over all it reports at least $docsbar), and
 # compared to the pairs of the first run on this collection, kept in
 # bench/out (a change of output fails; remove the file to accept one).
@@ -481,9 +481,9 @@ docscheck() {
 		[ "$keep" = 1 ] || exit 1
 	fi
 	ref=$out/ref-docs-pairs.txt
-	if [ ! -f "$ref" ] || [ "$(cat "$ref.sum" 2>/dev/null)" != "$3" ]; then
-		cp "$1" "$ref" && echo "$3" >"$ref.sum" &&
-		echo "the output of commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+	if [ ! -f "$ref" ] || [ "$(cat "$ref.sum" 2>/dev/null)" != "$2" ]; then
+		cp "$1" "$ref" && echo "$2" >"$ref.sum" &&
+		echo "the output of commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?')," \
 		    "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$ref.note" || exit 1
 		echo "check neardup docs = reference: none for this collection; this run's pairs kept as it ($ref)"
 	elif cmp -s "$1" "$ref"; then
