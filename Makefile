@@ -90,9 +90,10 @@ demo: all
 	bin/gendocs -s 42 $(DEMO)
 	@PATH="$$(pwd)/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C sh demo/neardup.sh $(DEMO)
 
-# Benchmarks print their figures (bench/*.sh): the whole pipeline and
-# every stage on a generated corpus of the size the course ranked (and the
-# course data when ../shared has it); the Hamming index.
+# Benchmarks print their figures (bench/*.sh): simtool whole and every
+# stage on a generated corpus of the size the course ranked (and the
+# course data when ../shared has it); neardup the same way on a generated
+# collection of HTML and text files (gendocs, part of all); the Hamming index.
 # The yardsticks of bench/pipeline.sh: a byte scan, and the course task as
 # one small C program.
 BENCHBINS = $(BUILD)/bench/mono $(BUILD)/bench/scan
