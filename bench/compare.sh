@@ -74,14 +74,15 @@ for t in ssdeep:ssdeep:ssdeep tlsh:tlsh-tools:tlsh_unittest simhash:simhash:simh
 done
 
 # run TOOL OUT KEY: TOOL on docs/ of the current directory, its pairs as
-# ID_A TAB ID_B TAB SIM in OUT, timed as KEY (the conversion is not timed).
+# ID_A TAB ID_B TAB SIM in OUT, timed as KEY (the conversion is not timed);
+# its warnings are counted in one line naming KEY.
 run() {
 	case $1 in
 	ssdeep)
 		# it warns, once per run, when some file is under 4096 bytes
 		timed "$3" "ssdeep -l -r -c -d docs >$work/raw 2>$work/err"
 		if grep -q 'large enough' "$work/err"; then
-			echo "ssdeep: $(find docs -type f -size -4096c | wc -l) of $(find docs -type f | wc -l) files under 4096 bytes, which ssdeep warns are too small for meaningful results"
+			echo "$3: ssdeep warned; $(find docs -type f -size -4096c | wc -l) of $(find docs -type f | wc -l) files under 4096 bytes, which ssdeep warns are too small for meaningful results"
 		fi
 		# "A","B",SCORE; IDs may hold commas, not quotes
 		awk '{ n = match($0, /",[0-9]+$/); s = substr($0, n + 2); ids = substr($0, 2, n - 2)
@@ -91,7 +92,7 @@ run() {
 		# timed at the default threshold; the sweep needs farther pairs
 		timed "$3" "tlsh_unittest -xref -r docs -T 100 >$work/raw 2>$work/err"
 		n=$(grep -c 'too small' "$work/err" || :)
-		[ "$n" -eq 0 ] || echo "tlsh: $n of $(find docs -type f | wc -l) files not hashed: \"file too small\""
+		[ "$n" -eq 0 ] || echo "$3: $n of $(find docs -type f | wc -l) files not hashed: \"file too small\""
 		tlsh_unittest -xref -r docs -T 300 2>/dev/null |
 			awk -F '\t' 'NF == 3 && $1 != $2 && $3 <= 300 { printf "%s\t%s\t%.4f\n", $1, $2, 1 - $3 / 300 }' >"$2" ;;
 	simhash)
@@ -162,6 +163,32 @@ text() {
 	    "$work/text.rec"
 }
 
+# bykind COLLECTION ROW WHAT: per kind, the share of the pairs that each
+# tool's ROW (best or bar; neardup's default for best) reported.
+bykind() {
+	echo
+	echo "by kind, $3: the share reported,"
+	echo "recall for label 1, false-positive rate for label 0"
+	printf '%-20s %5s %5s' kind label pairs
+	files=
+	for r in $rows; do
+		f=$work/$1.$r.$2
+		[ "$r.$2" != neardup.raw.best ] || f=$work/$1.$r.def
+		[ -f "$f" ] || continue
+		files="$files $f"
+		printf ' %12s' "$r"
+	done
+	echo
+	# shellcheck disable=SC2086
+	awk -F '\t' '
+		FNR == 1 { col++ }
+		$1 == "kind" { k = $2 "\t" $3; if (!(k in pairs)) { order[++n] = k; pairs[k] = $4 } rate[k, col] = $6 }
+		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, "\t")
+			printf "%-20s %5s %5d", f[1], f[2], pairs[k]
+			for (j = 1; j <= col; j++) printf " %12s", rate[k, j]
+			printf "\n" } }' $files
+}
+
 # compare NAME: every tool on the collection in the current directory.
 compare() {
 	c=$1
@@ -225,29 +252,8 @@ compare() {
 	done
 	[ -z "$tools" ] || echo "text rows: cpu s includes the extraction (docsplit -f | htmltext, $(cpu extract) s)"
 	echo
-	echo "by kind, at each tool's best threshold (neardup: its default): the share"
-	echo "reported, recall for label 1, false-positive rate for label 0"
-	cols="neardup.raw"
-	printf '%-20s %5s %5s %8s' kind label pairs neardup
-	for r in $rows; do
-		[ "$r" != neardup.raw ] || continue
-		[ -f "$work/$c.$r.best" ] || continue
-		cols="$cols $r"
-		printf ' %12s' "$r"
-	done
-	echo
-	files=
-	for r in $cols; do
-		if [ "$r" = neardup.raw ]; then files="$files $work/$c.$r.def"; else files="$files $work/$c.$r.best"; fi
-	done
-	# shellcheck disable=SC2086
-	awk -F '\t' '
-		FNR == 1 { col++ }
-		$1 == "kind" { k = $2 "\t" $3; if (!(k in pairs)) { order[++n] = k; pairs[k] = $4 } rate[k, col] = $6 }
-		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, "\t")
-			printf "%-20s %5s %5d %8s", f[1], f[2], pairs[k], rate[k, 1]
-			for (j = 2; j <= col; j++) printf " %12s", rate[k, j]
-			printf "\n" } }' $files
+	bykind "$c" best "at each tool's best threshold (neardup: its default)"
+	bykind "$c" bar "at issue 11's bar (each tool's p.all.9 row)"
 }
 
 s=$(date +%s)
