@@ -251,7 +251,6 @@ compare() {
 		esac
 	done
 	[ -z "$tools" ] || echo "text rows: cpu s includes the extraction (docsplit -f | htmltext, $(cpu extract) s)"
-	echo
 	bykind "$c" best "at each tool's best threshold (neardup: its default)"
 	bykind "$c" bar "at issue 11's bar (each tool's p.all.9 row)"
 }
