@@ -134,6 +134,12 @@ NDCORPUS = build/ndcorpus
 bench-neardup: all
 	@NDCORPUS="$(NDCORPUS)" sh bench/neardup.sh
 
+# neardup against ssdeep, tlsh and Debian's simhash (bench/README): F1 and
+# CPU time on the labelled set and a gendocs collection. Not part of bench
+# or check: it needs those packages (each skips when missing).
+bench-compare: all
+	@QUALITY="$(QUALITY)" sh bench/compare.sh
+
 install: $(BINS)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
@@ -154,7 +160,7 @@ clean:
 	rm -rf bin $(BUILD) $(DEMO) lib/*.o lib/libsim.a
 
 .PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-large \
-	bench-extract bench-quality bench-quality-data bench-neardup
+	bench-extract bench-quality bench-quality-data bench-neardup bench-compare
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
 # san-check: the whole test suite on tools built with AddressSanitizer,
