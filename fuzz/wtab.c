@@ -15,7 +15,7 @@
 #include "util.h"
 #include "wtab.h"
 
-enum { MAXWORDS = 4096 };
+enum { MAXWORDS = 1100 };
 
 static struct {
 	const char *w;
