@@ -155,7 +155,7 @@ wtab_free(struct wtab *t)
 {
 	free(t->slot);
 	free(t->text);
-	free(t->ent);
+	free(t->off);
 	memset(t, 0, sizeof *t);
 }
 
@@ -228,8 +228,7 @@ tosip(struct wtab *t)
 
 	t->sip = 1;
 	for (id = 0; id < t->n; id++) {
-		w = t->text + t->ent[id].off;
-		n = t->ent[id].len;
+		w = wtab_word(t, (uint32_t)id, &n);
 		k = key(w, n);
 		h = siphash13(w, n, k);
 		for (i = h & t->mask; s[i].id1; i = (i + 1) & t->mask)
@@ -240,6 +239,13 @@ tosip(struct wtab *t)
 	}
 	free(t->slot);
 	t->slot = s;
+}
+
+/* The length of word id (wtab_word's, without its text). */
+static inline size_t
+wordlen(const struct wtab *t, uint32_t id)
+{
+	return (id + 1 < t->n ? t->off[id + 1] : t->textlen) - t->off[id] - 1;
 }
 
 /*
@@ -262,7 +268,7 @@ lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 		if (n <= 7)
 			break;	/* the key is the whole word */
 		id = s->id1 - 1;
-		if (t->ent[id].len == n && same(t->text + t->ent[id].off + 7, w + 7, n - 7))
+		if (wordlen(t, id) == n && same(t->text + t->off[id] + 7, w + 7, n - 7))
 			break;
 	}
 	return i;
@@ -318,12 +324,11 @@ intern(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 		return t->slot[i].id1 - 1;
 	if (t->n >= UINT32_MAX - 1)
 		eprintf("more than %lu distinct words", (unsigned long)UINT32_MAX - 1);
-	egrow(&t->ent, &t->cap, t->n + 1, sizeof *t->ent);
+	egrow(&t->off, &t->cap, t->n + 1, sizeof *t->off);
 	egrow(&t->text, &t->textcap, t->textlen + n + 1, 1);
 	memcpy(t->text + t->textlen, w, n);
 	t->text[t->textlen + n] = '\0';
-	t->ent[t->n].off = t->textlen;
-	t->ent[t->n].len = n;
+	t->off[t->n] = t->textlen;
 	t->textlen += n + 1;
 	t->slot[i].key = k;
 	t->slot[i].hash = h;

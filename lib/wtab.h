@@ -40,7 +40,11 @@ struct wtab {
 	size_t mask;
 	char *text;		/* the words, NUL-terminated, back to back */
 	size_t textlen, textcap;
-	struct { size_t off, len; } *ent;	/* by id */
+	/*
+	 * By id: where the word starts in text. Its length is where the
+	 * next one starts (textlen for the last), less its NUL.
+	 */
+	size_t *off;
 	size_t n, cap;
 	size_t maxprobe;	/* WTAB_MAXPROBE, or a test's (wtab_setmaxprobe) */
 	int sip;		/* the hash is SipHash-1-3, not the fast hash */
@@ -79,8 +83,8 @@ uint32_t wtab_find_ref(struct wtab *t, const struct wref *r, const char *w, size
 static inline const char *
 wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 {
-	*n = t->ent[id].len;
-	return t->text + t->ent[id].off;
+	*n = (id + 1 < t->n ? t->off[id + 1] : t->textlen) - t->off[id] - 1;
+	return t->text + t->off[id];
 }
 
 /*
