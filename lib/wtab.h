@@ -54,7 +54,10 @@ void wtab_init(struct wtab *t);
 void wtab_free(struct wtab *t);
 /* The id of word w, adding it if absent (ids count up from 0 in order of addition). */
 uint32_t wtab_intern(struct wtab *t, const char *w, size_t n);
-/* The id of w, or WTAB_NONE. */
+/*
+ * The id of w, or WTAB_NONE. A lookup may rebuild the table (the change to
+ * SipHash), so t is not const and two threads never search one table at once.
+ */
 uint32_t wtab_find(struct wtab *t, const char *w, size_t n);
 /*
  * For tests: leave the fast hash once a lookup looks at more than maxprobe
