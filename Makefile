@@ -179,7 +179,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SIMTOOL_SAN=1
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
-	parsplit parjoin \
+	parsplit parjoin wtab \
 	html paireval sketch simjoin
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

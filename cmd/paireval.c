@@ -385,7 +385,8 @@ evaluate(void)
 {
 	uint64_t *cnt;		/* by kind and label: pairs, reported */
 	uint32_t kd;
-	size_t i = 0, j = 0, x;
+	size_t i = 0, j = 0, x, wn;
+	const char *w;
 	int pos;
 
 	cnt = ecalloc(kinds.n * 4 + 1, sizeof *cnt);
@@ -430,7 +431,8 @@ evaluate(void)
 			if (cnt[x] == 0)
 				continue;
 			fputs("kind\t", stdout);
-			fwrite(kinds.text + kinds.ent[kd].off, 1, kinds.ent[kd].len, stdout);
+			w = wtab_word(&kinds, kd, &wn);
+			fwrite(w, 1, wn, stdout);
 			printf("\t%d", pos);
 			putcount(cnt[x]);
 			putcount(cnt[x + 1]);

@@ -90,7 +90,8 @@ countid(uint32_t i)
 	if (i == WTAB_NONE || (vflag ? kind[i] != VOCAB : kind[i] == STOP))
 		return;
 	if (count[i]++ == 0 && (pflag || dflag)) {
-		egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
+		if (ntouched == touchedcap)	/* a call only when it grows */
+			egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
 		touched[ntouched++] = i;
 	}
 }

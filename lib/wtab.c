@@ -18,12 +18,13 @@
 #endif
 
 /*
- * The hash key: 128 random bits for the process (wtab.h says why). It
- * comes from /dev/urandom; failing that (a chroot without /dev), from the
- * clock, the process id and the address space layout, which still differ
- * from run to run.
+ * The hash keys: 128 random bits for SipHash and 64 for the fast hash,
+ * drawn once for the process (wtab.h says why). They come from
+ * /dev/urandom; failing that (a chroot without /dev), from the clock, the
+ * process id and the address space layout, which still differ from run
+ * to run.
  */
-static uint64_t sipk0, sipk1;
+static uint64_t sipk0, sipk1, fastk;
 static int keyed;
 
 static uint64_t
@@ -37,7 +38,7 @@ mix64(uint64_t z)
 static void
 setkey(void)
 {
-	unsigned char b[16];
+	unsigned char b[24];
 	struct timespec ts;
 	ssize_t got = -1;
 	uint64_t z;
@@ -50,12 +51,14 @@ setkey(void)
 	if (got == (ssize_t)sizeof b) {
 		memcpy(&sipk0, b, 8);
 		memcpy(&sipk1, b + 8, 8);
+		memcpy(&fastk, b + 16, 8);
 	} else {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		z = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 		z ^= (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&z;
 		sipk0 = mix64(z);
 		sipk1 = mix64(z ^ (uint64_t)(uintptr_t)&sipk0);
+		fastk = mix64(sipk1 ^ z);
 	}
 	keyed = 1;
 }
@@ -77,12 +80,50 @@ key(const char *w, size_t n)
  * block is the slot key k when n < 8.
  */
 static inline uint32_t
-hash(const char *w, size_t n, uint64_t k)
+siphash13(const char *w, size_t n, uint64_t k)
 {
 	uint64_t last = n < 8 ? k : sip_lastblock((const unsigned char *)w + (n & ~(size_t)7), n);
 	uint64_t m = siphash_last(sipk0, sipk1, w, n, last, 1, 3, NULL);
 
 	return (uint32_t)(m ^ m >> 32);
+}
+
+/*
+ * The fast hash: multiply and fold, 8 bytes at a time, under the key
+ * fastk. A word of up to 7 bytes is its slot key k (length and bytes), so
+ * it costs two multiplications; the bytes past the first 7 go in 8 at a
+ * time, the last 8 bytes of the word as the last block. The top half of
+ * the last product, where every bit of the input has reached, is the hash.
+ */
+#define FASTM1	UINT64_C(0x9e3779b97f4a7c15)
+#define FASTM2	UINT64_C(0xd6e8feb86659fd93)
+
+static inline uint32_t
+fasthash(const char *w, size_t n, uint64_t k)
+{
+	const unsigned char *p = (const unsigned char *)w, *end = p + n, *q;
+	uint64_t h = (k ^ fastk) * FASTM1;
+
+	if (n > 7) {
+		h ^= n;
+		for (q = p + 7; end - q > 8; q += 8) {
+			h ^= sip_load64(q);
+			h *= FASTM1;
+			h ^= h >> 32;
+		}
+		h ^= sip_load64(end - 8);
+		h *= FASTM1;
+	}
+	h ^= h >> 32;
+	h *= FASTM2;
+	return (uint32_t)(h >> 32);
+}
+
+/* The hash of w under the table's hash function. */
+static inline uint32_t
+hash(const struct wtab *t, const char *w, size_t n, uint64_t k)
+{
+	return t->sip ? siphash13(w, n, k) : fasthash(w, n, k);
 }
 
 /* Whether n bytes at a and b are equal: inline, for short words. */
@@ -106,6 +147,7 @@ wtab_init(struct wtab *t)
 	memset(t, 0, sizeof *t);
 	t->mask = 1023;
 	t->slot = ecalloc(t->mask + 1, sizeof *t->slot);
+	t->maxprobe = WTAB_MAXPROBE;
 }
 
 void
@@ -113,33 +155,105 @@ wtab_free(struct wtab *t)
 {
 	free(t->slot);
 	free(t->text);
-	free(t->ent);
+	free(t->off);
 	memset(t, 0, sizeof *t);
 }
 
+void
+wtab_setmaxprobe(struct wtab *t, size_t maxprobe)
+{
+	t->maxprobe = maxprobe;
+}
+
+/*
+ * Double the table in place: the slots grow by realloc (the system keeps
+ * the pages of a large block and adds to them, where a new table and a
+ * copy would take fresh pages for both), then every word is placed anew.
+ * A placed word never moves again, and the slots between its hash's and
+ * its own hold placed words, so it stays where its lookup finds it: a
+ * word's probe stops at an empty slot, its own, or one whose word is
+ * still to be placed (todo), which it takes, the word there then placed
+ * in turn.
+ */
 static void
-rehash(struct wtab *t)
+grow(struct wtab *t)
 {
 	size_t oldn = t->mask + 1, i, j;
-	struct wslot *old = t->slot;
+	unsigned char *todo;
+	struct wslot tmp;
 
+	t->slot = ereallocarray(t->slot, 2 * oldn, sizeof *t->slot);
+	memset(t->slot + oldn, 0, oldn * sizeof *t->slot);
 	t->mask = 2 * oldn - 1;
-	t->slot = ecalloc(t->mask + 1, sizeof *t->slot);
+	todo = ecalloc(oldn / 8 + 1, 1);
+#define TODO(i)	((i) < oldn && todo[(i) / 8] & 1 << (i) % 8)
+	for (i = 0; i < oldn; i++)
+		if (t->slot[i].id1)
+			todo[i / 8] |= (unsigned char)(1 << i % 8);
 	for (i = 0; i < oldn; i++) {
-		if (!old[i].id1)
-			continue;
-		for (j = old[i].hash & t->mask; t->slot[j].id1; j = (j + 1) & t->mask)
-			;
-		t->slot[j] = old[i];
+		while (TODO(i)) {
+			for (j = t->slot[i].hash & t->mask; j != i; j = (j + 1) & t->mask)
+				if (!t->slot[j].id1 || TODO(j))
+					break;
+			if (j == i) {
+				todo[i / 8] &= (unsigned char)~(1 << i % 8);
+			} else if (!t->slot[j].id1) {
+				t->slot[j] = t->slot[i];
+				memset(&t->slot[i], 0, sizeof t->slot[i]);
+				todo[i / 8] &= (unsigned char)~(1 << i % 8);
+			} else {
+				tmp = t->slot[j];
+				t->slot[j] = t->slot[i];
+				t->slot[i] = tmp;
+				todo[j / 8] &= (unsigned char)~(1 << j % 8);
+			}
+		}
 	}
-	free(old);
+#undef TODO
+	free(todo);
+}
+
+/*
+ * Leave the fast hash for SipHash, for good: every word hashed again and
+ * put in a fresh table of the same size.
+ */
+static void
+tosip(struct wtab *t)
+{
+	struct wslot *s = ecalloc(t->mask + 1, sizeof *s);
+	const char *w;
+	size_t id, i, n;
+	uint64_t k;
+	uint32_t h;
+
+	t->sip = 1;
+	for (id = 0; id < t->n; id++) {
+		w = wtab_word(t, (uint32_t)id, &n);
+		k = key(w, n);
+		h = siphash13(w, n, k);
+		for (i = h & t->mask; s[i].id1; i = (i + 1) & t->mask)
+			;
+		s[i].key = k;
+		s[i].hash = h;
+		s[i].id1 = (uint32_t)(id + 1);
+	}
+	free(t->slot);
+	t->slot = s;
+}
+
+/* The length of word id (wtab_word's, without its text). */
+static inline size_t
+wordlen(const struct wtab *t, uint32_t id)
+{
+	return (id + 1 < t->n ? t->off[id + 1] : t->textlen) - t->off[id] - 1;
 }
 
 /*
  * The slot holding w, or the empty slot where it belongs. Linear probing:
  * intern keeps the table at most half full, so an empty slot always ends
  * the search, even if every word had the same hash. Inline: it is most of
- * the work of counting words.
+ * the work of counting words. A search that looks at more than maxprobe
+ * slots under the fast hash is the caller's to see (toolong).
  */
 static inline size_t
 lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
@@ -154,32 +268,46 @@ lookup(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 		if (n <= 7)
 			break;	/* the key is the whole word */
 		id = s->id1 - 1;
-		if (t->ent[id].len == n && same(t->text + t->ent[id].off + 7, w + 7, n - 7))
+		if (wordlen(t, id) == n && same(t->text + t->off[id] + 7, w + 7, n - 7))
 			break;
 	}
 	return i;
 }
 
-static inline uint32_t
-find(const struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
+/* Whether the search from h that ended at slot i looked at too many slots. */
+static inline int
+toolong(const struct wtab *t, uint32_t h, size_t i)
 {
-	uint32_t id1 = t->slot[lookup(t, w, n, h, k)].id1;
+	return ((i - h) & t->mask) >= t->maxprobe && !t->sip;
+}
 
-	return id1 ? id1 - 1 : WTAB_NONE;
+static inline uint32_t
+find(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
+{
+	size_t i = lookup(t, w, n, h, k);
+
+	if (toolong(t, h, i)) {
+		tosip(t);
+		h = siphash13(w, n, k);
+		i = lookup(t, w, n, h, k);
+	}
+	return t->slot[i].id1 ? t->slot[i].id1 - 1 : WTAB_NONE;
 }
 
 uint32_t
-wtab_find_ref(const struct wtab *t, const struct wref *r, const char *w, size_t n)
+wtab_find_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
 {
+	if (r->sip != t->sip)	/* hashed before the table left the fast hash */
+		return find(t, w, n, siphash13(w, n, r->key), r->key);
 	return find(t, w, n, r->hash, r->key);
 }
 
 uint32_t
-wtab_find(const struct wtab *t, const char *w, size_t n)
+wtab_find(struct wtab *t, const char *w, size_t n)
 {
 	uint64_t k = key(w, n);
 
-	return find(t, w, n, hash(w, n, k), k);
+	return find(t, w, n, hash(t, w, n, k), k);
 }
 
 static inline uint32_t
@@ -187,28 +315,34 @@ intern(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
 	size_t i = lookup(t, w, n, h, k);
 
+	if (toolong(t, h, i)) {
+		tosip(t);
+		h = siphash13(w, n, k);
+		i = lookup(t, w, n, h, k);
+	}
 	if (t->slot[i].id1)
 		return t->slot[i].id1 - 1;
 	if (t->n >= UINT32_MAX - 1)
 		eprintf("more than %lu distinct words", (unsigned long)UINT32_MAX - 1);
-	egrow(&t->ent, &t->cap, t->n + 1, sizeof *t->ent);
+	egrow(&t->off, &t->cap, t->n + 1, sizeof *t->off);
 	egrow(&t->text, &t->textcap, t->textlen + n + 1, 1);
 	memcpy(t->text + t->textlen, w, n);
 	t->text[t->textlen + n] = '\0';
-	t->ent[t->n].off = t->textlen;
-	t->ent[t->n].len = n;
+	t->off[t->n] = t->textlen;
 	t->textlen += n + 1;
 	t->slot[i].key = k;
 	t->slot[i].hash = h;
 	t->slot[i].id1 = (uint32_t)(t->n + 1);
 	if (++t->n * 2 > t->mask)
-		rehash(t);
+		grow(t);
 	return (uint32_t)(t->n - 1);
 }
 
 uint32_t
 wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n)
 {
+	if (r->sip != t->sip)
+		return intern(t, w, n, siphash13(w, n, r->key), r->key);
 	return intern(t, w, n, r->hash, r->key);
 }
 
@@ -217,14 +351,15 @@ wtab_intern(struct wtab *t, const char *w, size_t n)
 {
 	uint64_t k = key(w, n);
 
-	return intern(t, w, n, hash(w, n, k), k);
+	return intern(t, w, n, hash(t, w, n, k), k);
 }
 
 void
 wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n)
 {
 	r->key = key(w, n);
-	r->hash = hash(w, n, r->key);
+	r->sip = t->sip;
+	r->hash = hash(t, w, n, r->key);
 	PREFETCH(&t->slot[r->hash & t->mask]);
 }
 

@@ -12,13 +12,23 @@
  * its first 7 bytes below, so that a word of up to 7 bytes (most words of
  * text) is found with no access beyond its slot; and 32 bits of its hash.
  *
- * The hash is SipHash-1-3 (Aumasson and Bernstein's keyed pseudorandom
- * function, one compression and three finalization rounds) under a key
- * drawn at random once per process: words that collide cannot be made
- * without the key, so no input makes the table slow (hash flooding), and
- * the time to count words is linear in the input whatever the words. Ids
- * and every output follow the order of addition, never the key.
+ * No input makes the table slow (hash flooding): the time to count words
+ * is linear in the input whatever the words. A table starts with a fast
+ * keyed hash (a multiply and fold over the word's 8-byte blocks, wtab.c)
+ * under a key drawn at random once per process, and keeps it as long as
+ * no lookup looks at more than WTAB_MAXPROBE slots. At most half of the
+ * slots are full, and random hashes make a run of 256 full slots with a
+ * probability below 10^-11 even in a table of 2^32 slots, so only words
+ * made to collide get there; then the table is rebuilt once under SipHash-1-3
+ * (Aumasson and Bernstein's keyed pseudorandom function, one compression
+ * and three finalization rounds, under its own random key), whose
+ * collisions cannot be made without the key, and stays on it. A lookup
+ * therefore costs at most WTAB_MAXPROBE slots, plus one rebuild, linear in
+ * the table, in the life of the table. Ids and every output follow the
+ * order of addition, never the keys or the hash in use.
  */
+#define WTAB_MAXPROBE 256
+
 struct wslot {
 	uint64_t key;
 	uint32_t hash;
@@ -30,37 +40,54 @@ struct wtab {
 	size_t mask;
 	char *text;		/* the words, NUL-terminated, back to back */
 	size_t textlen, textcap;
-	struct { size_t off, len; } *ent;	/* by id */
+	/*
+	 * By id: where the word starts in text. Its length is where the
+	 * next one starts (textlen for the last), less its NUL.
+	 */
+	size_t *off;
 	size_t n, cap;
+	size_t maxprobe;	/* WTAB_MAXPROBE, or a test's (wtab_setmaxprobe) */
+	int sip;		/* the hash is SipHash-1-3, not the fast hash */
 };
 
 void wtab_init(struct wtab *t);
 void wtab_free(struct wtab *t);
 /* The id of word w, adding it if absent (ids count up from 0 in order of addition). */
 uint32_t wtab_intern(struct wtab *t, const char *w, size_t n);
-/* The id of w, or WTAB_NONE. */
-uint32_t wtab_find(const struct wtab *t, const char *w, size_t n);
+/*
+ * The id of w, or WTAB_NONE. A lookup may rebuild the table (the change to
+ * SipHash), so t is not const and two threads never search one table at once.
+ */
+uint32_t wtab_find(struct wtab *t, const char *w, size_t n);
+/*
+ * For tests: leave the fast hash once a lookup looks at more than maxprobe
+ * slots (0: at the first lookup), so that the rebuild under SipHash can be
+ * seen to keep every id (wtabstat -m, the wtab fuzz harness).
+ */
+void wtab_setmaxprobe(struct wtab *t, size_t maxprobe);
 
 /*
  * Lookups with the hashing done ahead: wtab_prepare hashes w and asks the
  * memory for its slot, so that a caller holding many words (a batch) can
  * hash them all, then look them up while their slots arrive, instead of
- * waiting for every slot in turn. A reference stays valid across additions.
+ * waiting for every slot in turn. A reference stays valid across additions,
+ * and across the change to SipHash (it is hashed again).
  */
 struct wref {
 	uint64_t key;
 	uint32_t hash;
+	int sip;		/* the hash is SipHash */
 };
 
 void wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n);
 uint32_t wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
-uint32_t wtab_find_ref(const struct wtab *t, const struct wref *r, const char *w, size_t n);
+uint32_t wtab_find_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
 
 static inline const char *
 wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 {
-	*n = t->ent[id].len;
-	return t->text + t->ent[id].off;
+	*n = (id + 1 < t->n ? t->off[id + 1] : t->textlen) - t->off[id] - 1;
+	return t->text + t->off[id];
 }
 
 /*
