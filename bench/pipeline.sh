@@ -166,10 +166,10 @@ table() {
 	mv "docsplit article.out" article.rec
 	measure "docsplit sample" sample.txt -- docsplit sample.txt
 	mv "docsplit sample.out" sample.rec
-	measure "wordfreq -p article" article.rec -- wordfreq -p -s stopwords.txt article.rec
-	mv "wordfreq -p article.out" article.pages
-	measure "topn -p $n" article.pages -- topn -p "$n" article.pages
-	mv "topn -p $n.out" features
+	measure "wordfreq -p -T article" article.rec -- wordfreq -p -T counts -s stopwords.txt article.rec
+	mv "wordfreq -p -T article.out" article.pages
+	measure "topn $n" counts -- topn "$n" counts
+	mv "topn $n.out" features
 	measure "wordfreq -p sample" sample.rec -- wordfreq -p -s stopwords.txt -v features sample.rec
 	mv "wordfreq -p sample.out" sample.pages
 	measure "fphash article" article.pages -- fphash -f features -m "$m" -n "$n" -t hashvalue.txt article.pages

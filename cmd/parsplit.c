@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -134,16 +133,6 @@ parsplit(const char *path)
 	return rdr_close(&r) | ret;
 }
 
-/* The process's umask: the map gets the mode of any file the user makes. */
-static mode_t
-umaskvalue(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
 static const char synopsis[] = "-m map [-n minsize] [file ...]";
 
 static _Noreturn void
@@ -155,9 +144,9 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
+	struct afile mapfa;
 	const char *mapfile = NULL;
-	char *tmp;
-	int c, fd, ret = 0;
+	int c, ret = 0;
 
 	argv0 = "parsplit";
 	while ((c = getopt(argc, argv, "hm:n:")) != -1) {
@@ -180,17 +169,8 @@ main(int argc, char *argv[])
 		usage();
 
 	/* the map is written beside its name, then renamed: never half a map */
-	tmp = emalloc(strlen(mapfile) + 8);
-	sprintf(tmp, "%s.XXXXXX", mapfile);
-	if ((fd = mkstemp(tmp)) < 0 || !(mapf = fdopen(fd, "w"))) {
-		weprintf("%s:", mapfile);
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (!(mapf = afile_open(&mapfa, mapfile)))
 		return EXIT_DATA;
-	}
 	setupstdout();
 	if (argc == 0)
 		ret |= parsplit("-");
@@ -198,20 +178,12 @@ main(int argc, char *argv[])
 		ret |= parsplit(*argv);
 	obuf_flush(&out, stdout);
 	obuf_flush(&map, mapf);
+	/* records lost on stdout: no map for them */
 	if (fshut(stdout, "<stdout>")) {
-		/* the records are lost: no map for them */
-		fclose(mapf);
-		unlink(tmp);
+		afile_close(&mapfa, 1);
 		ret = 1;
-	} else if (fshut(mapf, mapfile)) {
-		unlink(tmp);
-		ret = 1;
-	} else if (chmod(tmp, 0666 & ~umaskvalue()) < 0 || rename(tmp, mapfile) < 0) {
-		weprintf("%s:", mapfile);
-		unlink(tmp);
-		ret = 1;
-	}
-	free(tmp);
+	} else
+		ret |= afile_close(&mapfa, 0);
 	free(out.p);
 	free(map.p);
 	return ret;

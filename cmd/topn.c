@@ -1,4 +1,4 @@
-/* topn: the N most frequent words of word counts or per-page counts, in rank order. */
+/* topn: the N most frequent words of "WORD<TAB>COUNT" records, in rank order. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counts.h"
 #include "rdr.h"
 #include "util.h"
 #include "wtab.h"
@@ -14,57 +13,6 @@
 static struct wtab words;
 static unsigned long long *count;	/* by word id */
 static size_t countcap;
-static int pflag;		/* the input is per-page counts */
-
-/* Add c to the count of word w (n bytes). */
-static int
-add(const char *w, size_t n, unsigned long long c, const struct rdr *r)
-{
-	uint32_t i;
-	size_t old;
-
-	i = wtab_intern(&words, w, n);
-	if (i >= countcap) {
-		old = countcap;
-		egrow(&count, &countcap, (size_t)i + 1, sizeof *count);
-		memset(count + old, 0, (countcap - old) * sizeof *count);
-	}
-	/* a word seen again (counts of several shards, or pages) adds up */
-	if (count[i] > (unsigned long long)LLONG_MAX - c) {
-		weprintf("%s:%ju: count of '%.*s' overflows", r->name, r->lineno,
-		    (int)n, w);
-		return -1;
-	}
-	count[i] += c;
-	return 0;
-}
-
-/*
- * The items of a per-page counts record, after its TAB: all checked
- * first, so that a malformed record adds nothing.
- */
-static int
-addpage(const char *s, const char *end, const struct rdr *r)
-{
-	struct counts it;
-	const char *w;
-	size_t n;
-	long long c;
-	int got;
-
-	counts_init(&it, s, end);
-	while ((got = counts_next(&it, &w, &n, &c)))
-		if (got < 0) {
-			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
-			    (int)n, w);
-			return -1;
-		}
-	counts_init(&it, s, end);
-	while (counts_next(&it, &w, &n, &c))
-		if (add(w, n, (unsigned long long)c, r) < 0)
-			return -1;
-	return 0;
-}
 
 static int
 topn_read(const char *path)
@@ -74,20 +22,16 @@ topn_read(const char *path)
 	const char *errstr;
 	unsigned long long c;
 	ptrdiff_t n;
+	uint32_t i;
+	size_t old;
 	int ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: %s", r.name, r.lineno, pflag ?
-			    "no TAB after the page ID" : "no TAB between word and count");
+			weprintf("%s:%ju: no TAB between word and count", r.name, r.lineno);
 			ret = 1;
-			continue;
-		}
-		if (pflag) {
-			if (addpage(tab + 1, line + n, &r) < 0)
-				ret = 1;
 			continue;
 		}
 		if (line[n - 1] == '\r')
@@ -99,8 +43,20 @@ topn_read(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (add(line, (size_t)(tab - line), c, &r) < 0)
+		i = wtab_intern(&words, line, (size_t)(tab - line));
+		if (i >= countcap) {
+			old = countcap;
+			egrow(&count, &countcap, (size_t)i + 1, sizeof *count);
+			memset(count + old, 0, (countcap - old) * sizeof *count);
+		}
+		/* a word seen again (counts of several shards) adds up */
+		if (count[i] > (unsigned long long)LLONG_MAX - c) {
+			weprintf("%s:%ju: count of '%.*s' overflows", r.name, r.lineno,
+			    (int)(tab - line), line);
 			ret = 1;
+			continue;
+		}
+		count[i] += c;
 	}
 	return rdr_close(&r) | ret;
 }
@@ -188,7 +144,7 @@ topn_write(long long limit)
 	free(rank);
 }
 
-static const char synopsis[] = "[-p] count [file ...]";
+static const char synopsis[] = "count [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -203,13 +159,10 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "topn";
-	while ((c = getopt(argc, argv, "hp")) != -1) {
+	while ((c = getopt(argc, argv, "h")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
-		case 'p':
-			pflag = 1;
-			break;
 		default:
 			usage();
 		}

@@ -26,6 +26,7 @@ static unsigned tokflags;	/* TOK_UNICODE with -u */
 static int kgram = 1;		/* features are k-grams of words (-k) */
 static int havestop;		/* a stopword list is loaded */
 static int vflag;		/* count only vocabulary words */
+static const char *totalsfile;	/* -T: the sums of the per-page counts go there */
 
 static struct wtab words;
 static unsigned char *kind;	/* by word id */
@@ -33,6 +34,8 @@ static unsigned long long *count;	/* by word id: over all pages, or in this page
 static size_t kindcap, countcap;
 static unsigned long long *docfreq;	/* by word id, with -d: pages holding it */
 static size_t docfreqcap;
+static unsigned long long *total;	/* by word id, with -T: over the pages written */
+static size_t totalcap;
 static unsigned long long ndocs;	/* pages read, with -d */
 static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 static size_t ntouched, touchedcap;
@@ -55,6 +58,11 @@ growtables(void)
 		old = docfreqcap;
 		egrow(&docfreq, &docfreqcap, words.n + 1, sizeof *docfreq);
 		memset(docfreq + old, 0, (docfreqcap - old) * sizeof *docfreq);
+	}
+	if (totalsfile) {
+		old = totalcap;
+		egrow(&total, &totalcap, words.n + 1, sizeof *total);
+		memset(total + old, 0, (totalcap - old) * sizeof *total);
 	}
 }
 
@@ -212,6 +220,8 @@ putpage(void)
 		obuf_add(&out, w, n);
 		obuf_addc(&out, ':');
 		obuf_addu(&out, count[k]);
+		if (total)
+			total[k] += count[k];
 		count[k] = 0;
 	}
 	obuf_addc(&out, '\n');
@@ -293,23 +303,28 @@ wordfreq(const char *path)
 	return rdr_close(&r) | ret;
 }
 
-/* Write "word<TAB>count" for every counted word, in order of first appearance. */
+/*
+ * Write "word<TAB>count" for every word counted in c, in order of first
+ * appearance, through o to fp.
+ */
 static void
-puttotals(void)
+puttotals(const unsigned long long *c, struct obuf *o, FILE *fp)
 {
 	const char *w;
 	size_t i, n;
 
 	for (i = 0; i < words.n; i++) {
-		if (!count[i])
+		if (!c[i])
 			continue;
 		w = wtab_word(&words, (uint32_t)i, &n);
-		obuf_add(&out, w, n);
-		obuf_addc(&out, '\t');
-		obuf_addu(&out, count[i]);
-		obuf_addc(&out, '\n');
-		flushout(0);
+		obuf_add(o, w, n);
+		obuf_addc(o, '\t');
+		obuf_addu(o, c[i]);
+		obuf_addc(o, '\n');
+		if (o->n >= 1 << 16)
+			obuf_flush(o, fp);
 	}
+	obuf_flush(o, fp);
 }
 
 /*
@@ -377,7 +392,8 @@ loadvocab(struct wtab *t, const char *path)
 	return wtab_load_lines(t, path, 0);
 }
 
-static const char synopsis[] = "[-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+static const char synopsis[] =
+    "[-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -388,12 +404,16 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
+	struct afile totals;
 	const char *stopfile = NULL, *vocabfile = NULL;
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "dhk:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "T:dhk:ps:uv:")) != -1) {
 		switch (c) {
+		case 'T':
+			totalsfile = optarg;
+			break;
 		case 'd':
 			dflag = 1;
 			break;
@@ -420,7 +440,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (dflag && pflag)
+	if ((dflag && pflag) || (totalsfile && !pflag))
 		usage();
 
 	wtab_init(&words);
@@ -434,6 +454,9 @@ main(int argc, char *argv[])
 			return EXIT_DATA;
 	}
 
+	/* the totals are written beside their name, then renamed: never half of them */
+	if (totalsfile && !afile_open(&totals, totalsfile))
+		return EXIT_DATA;
 	setupstdout();
 	if (argc == 0)
 		ret |= wordfreq("-");
@@ -443,8 +466,17 @@ main(int argc, char *argv[])
 	if (dflag)
 		putdocfreq();
 	else if (!pflag)
-		puttotals();
+		puttotals(count, &out, stdout);
 	flushout(1);
-	ret |= fshut(stdout, "<stdout>");
+	if (fshut(stdout, "<stdout>")) {
+		/* the per-page records are lost: no totals of them */
+		if (totalsfile)
+			afile_close(&totals, 1);
+		return 1;
+	}
+	if (totalsfile) {
+		puttotals(total, &out, totals.fp);
+		ret |= afile_close(&totals, 0);
+	}
 	return ret;
 }

@@ -1,7 +1,4 @@
-/*
- * Fuzz topn's record reading and ranking: part 0 is "WORD<TAB>COUNT"
- * records, or per-page counts (-p) when OPT1 is odd; OPT2 is the count.
- */
+/* Fuzz topn's record reading and ranking: part 0 is "WORD<TAB>COUNT" records; OPT2 is the count. */
 #include "fuzz.h"
 
 #define main topn_main
@@ -14,7 +11,6 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	struct fuzzin in;
 
 	fuzz_begin(&in, d, n, 1);
-	pflag = in.o1 & 1;
 	wtab_init(&words);
 	topn_read(in.path[0]);
 	topn_write(in.o2 == 255 ? LLONG_MAX : (long long)in.o2 + 1);

@@ -1,4 +1,6 @@
 /* util.c: diagnostics, checked allocation, number parsing, output shutdown. */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -221,6 +223,52 @@ fshut(FILE *fp, const char *name)
 		weprintf("%s: close error:", name);
 		ret = 1;
 	}
+	return ret;
+}
+
+FILE *
+afile_open(struct afile *a, const char *path)
+{
+	int fd;
+
+	a->path = path;
+	a->tmp = emalloc(strlen(path) + 8);
+	sprintf(a->tmp, "%s.XXXXXX", path);
+	if ((fd = mkstemp(a->tmp)) < 0 || !(a->fp = fdopen(fd, "w"))) {
+		weprintf("%s:", path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(a->tmp);
+		}
+		free(a->tmp);
+		a->tmp = NULL;
+		return NULL;
+	}
+	return a->fp;
+}
+
+int
+afile_close(struct afile *a, int abort)
+{
+	mode_t m = umask(0);
+	int ret = 0;
+
+	umask(m);
+	/* mkstemp makes files 0600: the file gets the mode of any new one */
+	if (abort) {
+		fclose(a->fp);
+		ret = 1;
+	} else if (fshut(a->fp, a->path))
+		ret = 1;
+	else if (chmod(a->tmp, 0666 & ~m) < 0 || rename(a->tmp, a->path) < 0) {
+		weprintf("%s:", a->path);
+		ret = 1;
+	}
+	if (ret)
+		unlink(a->tmp);
+	free(a->tmp);
+	a->tmp = NULL;
+	a->fp = NULL;
 	return ret;
 }
 

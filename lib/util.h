@@ -42,6 +42,21 @@ long long estrtonum(const char *s, long long min, long long max, const char *wha
 /* Flush and close fp; report a failure naming name. Returns 0 or 1 (for the exit status). */
 int fshut(FILE *fp, const char *name);
 
+/*
+ * An output file that appears whole or not at all: afile_open creates a
+ * temporary file beside path (reporting a failure and returning NULL);
+ * afile_close flushes and closes it, gives it the mode a new file would
+ * get (the umask), and renames it to path, or with abort set, or on any
+ * failure, removes it. Returns 0 or 1 (for the exit status).
+ */
+struct afile {
+	FILE *fp;
+	char *tmp;
+	const char *path;
+};
+FILE *afile_open(struct afile *a, const char *path);
+int afile_close(struct afile *a, int abort);
+
 /* Give stdout a large buffer; call before the first write. */
 void setupstdout(void);
 

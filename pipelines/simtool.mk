@@ -4,9 +4,9 @@
 #
 #	make -f simtool.mk N=1000 M=16
 #
-# Intermediates live in $(W): the article pages' counts of every word serve
-# every N (the features are the top of their sums); a new M reuses the
-# per-page counts, a new N recounts only the sample pages. result.txt is the same as simtool(1) writes.
+# Intermediates live in $(W): the article pages' counts of every word and
+# their sums serve every N; a new M reuses the per-page counts, a new N
+# recounts only the sample pages. result.txt is the same as simtool(1) writes.
 
 N = 1000
 M = 16
@@ -34,11 +34,14 @@ $(W)/sample.rec: $(SAMPLES)
 	@mkdir -p $(W)
 	docsplit $(SAMPLES) $(SAVE)
 
+# The counts are written by wordfreq -T beside their name, then renamed.
 $(W)/article.pages: $(W)/article.rec $(STOPWORDS)
-	wordfreq -p -s $(STOPWORDS) $(W)/article.rec $(SAVE)
+	wordfreq -p -T $(W)/counts -s $(STOPWORDS) $(W)/article.rec $(SAVE)
 
-$(W)/features-$(N): $(W)/article.pages
-	topn -p $(N) $(W)/article.pages $(SAVE)
+$(W)/counts: $(W)/article.pages
+
+$(W)/features-$(N): $(W)/counts
+	topn $(N) $(W)/counts $(SAVE)
 
 $(W)/sample.pages-$(N): $(W)/sample.rec $(W)/features-$(N) $(STOPWORDS)
 	wordfreq -p -s $(STOPWORDS) -v $(W)/features-$(N) $(W)/sample.rec $(SAVE)

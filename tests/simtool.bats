@@ -207,6 +207,30 @@ interrupt() {
 	interrupt INT 130
 }
 
+@test "simtool: SIGTERM while wordfreq -T writes its counts leaves no temporary file" {
+	small
+	mkdir tmp
+	# the counts' temporary name (as mkstemp makes it), then a long stage
+	fake wordfreq 'case $* in
+	*-T*) while [ "$1" != -T ]; do shift; done
+		: >"$2.Ab3dE9"; echo $$ >"'"$PWD"'/started"; exec sleep 60 ;;
+	esac
+	exec "$real" "$@"'
+	env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4 >out 2>err &
+	pid=$!
+	for i in $(seq 100); do
+		[ -s started ] && break
+		sleep 0.1
+	done
+	[ -s started ]
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	check 0 '' '' cat out err
+	clean
+}
+
 @test "simtool: a file size limit (ulimit -f) fails the stage, keeps result.txt" {
 	small
 	{ printf '\fBIG\n'; words 1000000; } >>article.txt

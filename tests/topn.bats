@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
-# topn: the N most frequent words of word counts or per-page counts.
+# topn: the N most frequent words of "WORD<TAB>COUNT" records.
 
 load helper
 
-u='usage: topn [-p] count [file ...]\n'
+u='usage: topn count [file ...]\n'
 max=9223372036854775807
 
 @test "topn -h: usage on stdout" {
@@ -11,7 +11,7 @@ max=9223372036854775807
 }
 
 @test "topn: bad option" {
-	badopt "usage: topn [-p] count [file ...]" topn -x 3
+	badopt "usage: topn count [file ...]" topn -x 3
 }
 
 @test "topn: no count" {
@@ -46,7 +46,7 @@ max=9223372036854775807
 }
 
 @test "topn: -1 is an option" {
-	badopt "usage: topn [-p] count [file ...]" topn -1
+	badopt "usage: topn count [file ...]" topn -1
 }
 
 @test "topn: a word seen twice is summed, over files and stdin" {
@@ -168,39 +168,4 @@ topn: in:6: count '-0' is invalid
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "" ]
 	[ "$output" = "$(printf '262144\n262143\n262142')" ]
-}
-
-@test "topn -p: per-page counts, summed over pages and files" {
-	printf 'p1\tb:2 a:1\np2\ta:1 c:5\n' >in1
-	printf 'p3\tb:1  a:1 \np4\t\n' >in2
-	check 0 'c\t5\na\t3\nb\t3\n' '' topn -p 5 in1 in2
-	check 0 'c\t5\n' '' topn -p 1 <in1
-}
-
-@test "topn -p: a word is everything before the item's last colon" {
-	printf 'p\tx:y:3 :a:2 x:1\n' >in
-	check 0 'x:y\t3\n:a\t2\nx\t1\n' '' topn -p 3 in
-}
-
-@test "topn -p: a bad record is reported and skipped whole" {
-	printf 'p1\ta:1 b:x c:1\nno tab\np2\tb:2\np3\ta:1 :3\np4\ta:2 b\r\np5\tz:%s0\n' "$max" >in
-	check 1 'b\t2\n' "topn: in:1: bad count item 'b:x'
-topn: in:2: no TAB after the page ID
-topn: in:4: bad count item ':3'
-topn: in:5: bad count item 'b\\\\r'
-topn: in:6: bad count item 'z:${max}0'
-" topn -p 5 in
-}
-
-@test "topn -p: a sum that overflows is reported" {
-	printf 'p1\ta:%s\np2\ta:1 b:1\n' "$max" >in
-	check 1 "a\t$max\n" "topn: in:2: count of 'a' overflows\n" topn -p 1 in
-}
-
-@test "topn -p: the course data gives the features of the word counts" {
-	course course
-	docsplit article.txt >a.rec
-	wordfreq -s stopwords.txt a.rec | topn 1000 >want
-	wordfreq -p -s stopwords.txt a.rec >a.pages
-	cmpout 0 want /dev/null topn -p 1000 a.pages
 }

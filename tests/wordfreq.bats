@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-dpu] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 @test "wordfreq: totals in order of first appearance" {
@@ -354,4 +354,54 @@ load faults
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${#lines[0]}" -eq 600003 ]
 	[ "${lines[1]}" = "y	1" ]
+}
+
+@test "wordfreq -p -T: the per-page counts and their sums, from one pass" {
+	printf 'p\tB a b\nq\tc b\n' >in
+	check 0 'p\tb:2 a:1\nq\tc:1 b:1\n' '' wordfreq -p -T tot in
+	check 0 'b\t3\na\t1\nc\t1\n' '' cat tot
+	wordfreq in >want
+	cmp tot want
+	# with -v, the sums are those of the vocabulary's words
+	printf 'c\n' >v
+	check 0 'p\t\nq\tc:1\n' '' wordfreq -p -v v -T tot in
+	check 0 'c\t1\n' '' cat tot
+}
+
+@test "wordfreq -p -T: a bad record counts in neither output" {
+	printf 'p\ta\nq\tb\\x\nr\ta\n' >in
+	check 1 'p\ta:1\nr\ta:1\n' 'wordfreq: in:2: bad escape in the page text\n' wordfreq -p -T tot in
+	check 0 'a\t2\n' '' cat tot
+}
+
+@test "wordfreq -T: only with -p" {
+	printf 'p\ta\n' >in
+	check 2 '' "$u" wordfreq -T tot in
+	check 2 '' "$u" wordfreq -d -T tot in
+	run ls tot
+	[ "$status" -ne 0 ]
+}
+
+@test "wordfreq -p -T: the totals replace a file whole, or are not written" {
+	printf 'p\ta\n' >in
+	printf 'old\n' >tot
+	check 0 'p\ta:1\n' '' wordfreq -p -T tot in
+	check 0 'a\t1\n' '' cat tot
+	# stdout lost: no totals, the old file kept, no temporary file left
+	printf 'old\n' >tot
+	check 1 '' 'wordfreq: <stdout>: write error: No space left on device\n' \
+		sh -c 'wordfreq -p -T tot in >/dev/full'
+	check 0 'old\n' '' cat tot
+	run sh -c 'ls tot.* 2>/dev/null'
+	[ "$output" = "" ]
+	check 1 '' 'wordfreq: nodir/tot: No such file or directory\n' wordfreq -p -T nodir/tot in
+}
+
+@test "wordfreq -p -T: the totals of the course data are wordfreq's" {
+	course course
+	docsplit article.txt >a.rec
+	wordfreq -s stopwords.txt a.rec >want
+	wordfreq -p -s stopwords.txt a.rec >want.pages
+	cmpout 0 want.pages /dev/null wordfreq -p -T tot -s stopwords.txt a.rec
+	cmp tot want
 }
