@@ -89,17 +89,21 @@ esc_check(const char *s, size_t n)
 ptrdiff_t
 esc_decode(char *s, size_t n)
 {
-	char *r = s, *w = s, *end = s + n;
+	char *r, *w, *end = s + n, *bs;
+	size_t k;
 	int c;
 
-	while (r < end) {
-		if (*r != '\\') {
-			*w++ = *r++;
-			continue;
-		}
+	/* the runs between escapes move a run at a time, not a byte */
+	if (!(bs = memchr(s, '\\', n)))
+		return (ptrdiff_t)n;
+	for (r = w = bs; r < end; r += k, w += k) {
+		/* r is at a backslash */
 		if (++r == end || (c = esc_byte((unsigned char)*r++)) < 0)
 			return -1;
 		*w++ = (char)c;
+		bs = memchr(r, '\\', (size_t)(end - r));
+		k = (size_t)((bs ? bs : end) - r);
+		memmove(w, r, k);
 	}
 	return w - s;
 }

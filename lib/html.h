@@ -47,6 +47,8 @@ struct html {
 	size_t xcap;
 	unsigned char *skip;
 	size_t skipcap;
+	uint32_t *tl;		/* text nodes: length and commas (textlen), when known */
+	size_t tlcap;
 };
 
 /* Does the document look like HTML (the WHATWG sniffing rule for text/html)? */
