@@ -16,6 +16,7 @@ struct skbuild {
 	uint64_t win[SK_MAXK];		/* the hashes of the last k words, a ring */
 	uint64_t roll;			/* the window's polynomial */
 	uint64_t nwords;
+	unsigned slot;			/* nwords % k: where the next word goes in win */
 	struct tok tok;
 	int bad;
 	/* the page's distinct shingle hashes: open addressing, 0 is empty */
@@ -81,6 +82,7 @@ skb_begin(struct skbuild *b)
 	b->haszero = 0;
 	b->heapn = 0;
 	b->nwords = 0;
+	b->slot = 0;
 	b->roll = 0;
 	b->bad = 0;
 }
@@ -170,12 +172,13 @@ word(void *ctx, const char *w, size_t n)
 {
 	struct skbuild *b = ctx;
 	uint64_t h = siphash(b->key0, b->key1, w, n, 1, 3, NULL);
-	unsigned slot = (unsigned)(b->nwords % b->k);
+	unsigned slot = b->slot;
 
 	if (b->nwords >= b->k)
 		b->roll -= b->win[slot] * b->ppow;	/* the word leaving the window */
 	b->roll = b->roll * SK_P + h;
 	b->win[slot] = h;
+	b->slot = slot + 1 == b->k ? 0 : slot + 1;	/* not a division a word */
 	if (++b->nwords >= b->k)
 		addshingle(b, mix(b->roll));
 }
