@@ -18,10 +18,12 @@
 
 #define PREFIX	32	/* hashes of each sketch that make candidates */
 #define RUNMAX	128	/* documents sharing a hash paired with each other */
+#define PARTSMAX	64	/* -i: files read side by side */
 
 static double cthresh = -1;	/* -c: containment that also reports a pair */
 static unsigned rarity = 2;	/* -d: a shingle in more documents weighs less */
 static int gflag;		/* clusters */
+static int iflag;		/* the files are parts, their records interleaved */
 static unsigned minsize = 10;	/* -m: shingles a document needs to be paired */
 static const char *qfile;	/* -q: queries against the collection */
 static double thresh = 0.25;	/* -t */
@@ -38,62 +40,101 @@ static size_t ndocs, doccap, nhv, hvcap, ncoll;
 static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
+/* Add the sketch record line[0..n) of r to the documents; 1 if it is bad (said). */
+static int
+loadline(struct rdr *r, char *line, size_t n)
+{
+	struct sketch s;
+	uint64_t h[SK_MAXSIZE];
+
+	if (sketch_parse(r, line, n, &s, h) < 0)
+		return 1;
+	/*
+	 * A cut sketch (fewer hashes than shingles) shows the size; a
+	 * whole one must not be larger.
+	 */
+	if (s.n < s.nshingles ? (size && s.n != size) || s.n < maxwhole :
+	    size && s.n > size) {
+		weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
+		    r->name, r->lineno, s.n, size ? size : maxwhole);
+		return 1;
+	}
+	if (ndocs == UINT32_MAX - 1)
+		eprintf("%s:%ju: too many documents", r->name, r->lineno);
+	if (ndocs == doccap) {
+		size_t cap = doccap;
+
+		egrow(&idoff, &cap, ndocs + 1, sizeof *idoff);
+		cap = doccap;
+		egrow(&nsh, &cap, ndocs + 1, sizeof *nsh);
+		cap = doccap;
+		egrow(&hoff, &cap, ndocs + 1, sizeof *hoff);
+		egrow(&hn, &doccap, ndocs + 1, sizeof *hn);
+	}
+	idoff[ndocs] = ids.n;
+	obuf_add(&ids, s.id, s.idlen);
+	nsh[ndocs] = s.nshingles;
+	hoff[ndocs] = nhv;
+	hn[ndocs] = s.n;
+	/* + 1: hv is never null, even if every page is empty */
+	egrow(&hv, &hvcap, nhv + s.n + 1, sizeof *hv);
+	memcpy(hv + nhv, s.h, s.n * sizeof *hv);
+	nhv += s.n;
+	if (s.n < s.nshingles)
+		size = s.n;
+	else if (s.n > maxwhole)
+		maxwhole = s.n;
+	ndocs++;
+	return 0;
+}
+
 static int
 load(const char *path)
 {
 	struct rdr r;
-	struct sketch s;
-	uint64_t h[SK_MAXSIZE];
 	char *line;
 	ptrdiff_t n;
 	int ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (sketch_parse(&r, line, (size_t)n, &s, h) < 0) {
-			ret = 1;
-			continue;
-		}
-		/*
-		 * A cut sketch (fewer hashes than shingles) shows the size; a
-		 * whole one must not be larger.
-		 */
-		if (s.n < s.nshingles ? (size && s.n != size) || s.n < maxwhole :
-		    size && s.n > size) {
-			weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
-			    r.name, r.lineno, s.n, size ? size : maxwhole);
-			ret = 1;
-			continue;
-		}
-		if (ndocs == UINT32_MAX - 1)
-			eprintf("%s:%ju: too many documents", r.name, r.lineno);
-		if (ndocs == doccap) {
-			size_t cap = doccap;
-
-			egrow(&idoff, &cap, ndocs + 1, sizeof *idoff);
-			cap = doccap;
-			egrow(&nsh, &cap, ndocs + 1, sizeof *nsh);
-			cap = doccap;
-			egrow(&hoff, &cap, ndocs + 1, sizeof *hoff);
-			egrow(&hn, &doccap, ndocs + 1, sizeof *hn);
-		}
-		idoff[ndocs] = ids.n;
-		obuf_add(&ids, s.id, s.idlen);
-		nsh[ndocs] = s.nshingles;
-		hoff[ndocs] = nhv;
-		hn[ndocs] = s.n;
-		/* + 1: hv is never null, even if every page is empty */
-		egrow(&hv, &hvcap, nhv + s.n + 1, sizeof *hv);
-		memcpy(hv + nhv, s.h, s.n * sizeof *hv);
-		nhv += s.n;
-		if (s.n < s.nshingles)
-			size = s.n;
-		else if (s.n > maxwhole)
-			maxwhole = s.n;
-		ndocs++;
-	}
+	while ((n = rdr_line(&r, &line)) >= 0)
+		ret |= loadline(&r, line, (size_t)n);
 	return rdr_close(&r) | ret;
+}
+
+/*
+ * -i: the n files are parts of one collection, dealt out in turn (as
+ * docsplit -p deals files): a record from each in turn, until all have
+ * ended.
+ */
+static int
+loadparts(char **paths, int n)
+{
+	struct rdr r[PARTSMAX];
+	char *line;
+	ptrdiff_t len;
+	int i, open = 0, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (rdr_open(&r[i], paths[i]) < 0)
+			ret = 1;	/* (and r[i].buf is null: not read) */
+		else
+			open++;
+	}
+	while (open > 0) {
+		for (i = 0; i < n; i++) {
+			if (!r[i].buf)
+				continue;
+			if ((len = rdr_line(&r[i], &line)) >= 0) {
+				ret |= loadline(&r[i], line, (size_t)len);
+				continue;
+			}
+			ret |= rdr_close(&r[i]);	/* (it sets buf to NULL) */
+			open--;
+		}
+	}
+	return ret;
 }
 
 /*
@@ -535,7 +576,7 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-gu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
+    "[-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -551,7 +592,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "c:d:ghm:q:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "c:d:ghim:q:t:u")) != -1) {
 		switch (c) {
 		case 'c':
 			cthresh = fraction(optarg, "containment");
@@ -564,6 +605,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			return help(synopsis);
+		case 'i':
+			iflag = 1;
+			break;
 		case 'm':
 			minsize = (unsigned)estrtonum(optarg, 0, UINT_MAX, "minimum size");
 			break;
@@ -586,6 +630,8 @@ main(int argc, char *argv[])
 		usage();
 	if (qfile && argc == 0)
 		usage();
+	if (iflag && argc > PARTSMAX)
+		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);
 	for (c = 0; qfile && c < argc; c++)
 		if (strcmp(qfile, "-") == 0 && strcmp(argv[c], "-") == 0)
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
@@ -593,7 +639,9 @@ main(int argc, char *argv[])
 	setupstdout();
 	if (argc == 0)
 		ret |= load("-");
-	for (; argc > 0; argc--, argv++)
+	else if (iflag)
+		ret |= loadparts(argv, argc);
+	for (; argc > 0 && !iflag; argc--, argv++)
 		ret |= load(*argv);
 	ncoll = ndocs;
 	if (qfile)
