@@ -50,11 +50,9 @@ passthrough(const char *line, size_t n)
 		return 0;
 	t = tab + 1;
 	tn = n - (size_t)(t - line);
-	if (!esc_canonical(t, tn))
-		return 0;
 	m = tn < sizeof buf ? tn : sizeof buf;
 	memcpy(buf, t, m);
-	/* (well formed: only an escape cut by the prefix's end can fail) */
+	/* an escape cut by the prefix's end fails; a bad one goes to convert */
 	if ((d = esc_decode(buf, m)) < 0) {
 		memcpy(buf, t, --m);
 		if ((d = esc_decode(buf, m)) < 0)
@@ -68,7 +66,7 @@ passthrough(const char *line, size_t n)
 		if (i + HTML_SNIFFSPAN > (size_t)d)
 			return 0;
 	}
-	if (html_sniff(buf, (size_t)d))
+	if (html_sniff(buf, (size_t)d) || !esc_canonical(t, tn))
 		return 0;
 	obuf_add(&out, line, n);
 	obuf_addc(&out, '\n');
