@@ -9,6 +9,17 @@
 
 #define SK_P	0x9e3779b97f4a7c15u
 
+/*
+ * A shingle goes into the set SK_PEND shingles later, its slot asked for
+ * from memory first: a large page's set is larger than the caches.
+ */
+#define SK_PEND	8
+#if defined(__GNUC__) || defined(__clang__)
+#define prefetch(p)	__builtin_prefetch(p)
+#else
+#define prefetch(p)	((void)(p))
+#endif
+
 struct skbuild {
 	unsigned k, size;
 	uint64_t key0, key1;
@@ -26,6 +37,9 @@ struct skbuild {
 	/* the smallest size of them: a max-heap */
 	uint64_t *heap;
 	unsigned heapn;
+	/* shingles not yet in the set: their slots are being fetched */
+	uint64_t pend[SK_PEND];
+	unsigned npend, pendnext;	/* pendnext: where the next one goes, from 0 a page */
 };
 
 static uint64_t
@@ -81,6 +95,7 @@ skb_begin(struct skbuild *b)
 	b->setn = 0;
 	b->haszero = 0;
 	b->heapn = 0;
+	b->npend = b->pendnext = 0;
 	b->nwords = 0;
 	b->slot = 0;
 	b->roll = 0;
@@ -167,6 +182,32 @@ addshingle(struct skbuild *b, uint64_t v)
 	}
 }
 
+/* Shingle v: into the set later; the oldest waiting one now. */
+static void
+pendshingle(struct skbuild *b, uint64_t v)
+{
+	unsigned i = b->pendnext++ % SK_PEND;
+
+	prefetch(&b->set[v & (b->setcap - 1)]);
+	if (b->npend == SK_PEND)
+		addshingle(b, b->pend[i]);
+	else
+		b->npend++;
+	b->pend[i] = v;
+}
+
+/* The shingles waiting, into the set. */
+static void
+flushshingles(struct skbuild *b)
+{
+	unsigned i;
+
+	/* (pend[0..npend) when fewer than SK_PEND came; the order does not matter) */
+	for (i = 0; i < b->npend; i++)
+		addshingle(b, b->pend[i]);
+	b->npend = b->pendnext = 0;
+}
+
 static void
 word(void *ctx, const char *w, size_t n)
 {
@@ -180,7 +221,7 @@ word(void *ctx, const char *w, size_t n)
 	b->win[slot] = h;
 	b->slot = slot + 1 == b->k ? 0 : slot + 1;	/* not a division a word */
 	if (++b->nwords >= b->k)
-		addshingle(b, mix(b->roll));
+		pendshingle(b, mix(b->roll));
 }
 
 void
@@ -202,6 +243,7 @@ skb_end(struct skbuild *b, struct sketch *s)
 {
 	int ret = tok_end(&b->tok, word, b);
 
+	flushshingles(b);
 	if (b->nwords > 0 && b->nwords < b->k)
 		addshingle(b, mix(b->roll));	/* a short page: one shingle of all its words */
 	qsort(b->heap, b->heapn, sizeof *b->heap, cmpu64);
