@@ -650,9 +650,9 @@ main(int argc, char *argv[])
 		hv = ecalloc(1, sizeof *hv);
 	prepare();
 	cand = candidates(&ncand);
+	radix_free();	/* the sorts are done */
 	report(cand, ncand);
 	free(cand);
-	radix_free();
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }
