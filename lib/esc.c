@@ -137,14 +137,15 @@ esc_canonical(const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	uint64_t v;
 
-	/* 8 bytes at a time: most text has none of the three */
+	/* 8 bytes at a time: most text has none of the four */
 	for (; end - p >= 8; p += 8) {
 		memcpy(&v, p, 8);
-		if (HASZERO(v) | HASZERO(v ^ ONES * '\t') | HASZERO(v ^ ONES * '\r'))
+		if (HASZERO(v) | HASZERO(v ^ ONES * '\t') | HASZERO(v ^ ONES * '\n') |
+		    HASZERO(v ^ ONES * '\r'))
 			return 0;
 	}
 	for (; p < end; p++)
-		if (*p == '\0' || *p == '\t' || *p == '\r')
+		if (*p == '\0' || *p == '\t' || *p == '\n' || *p == '\r')
 			return 0;
 	return esc_check(s, n) == 0;
 }

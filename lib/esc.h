@@ -23,7 +23,7 @@ int esc_check(const char *s, size_t n);
 
 /*
  * 1 if the n bytes at s are a well-formed escaped field that esc_encode
- * gives back byte for byte from its decoding (no raw TAB, CR or NUL), else
+ * gives back byte for byte from its decoding (no raw TAB, LF, CR or NUL), else
  * 0: a filter that passes text through may then copy it as it came.
  */
 int esc_canonical(const char *s, size_t n);
