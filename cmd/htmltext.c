@@ -32,6 +32,49 @@ convert(const char *s, size_t n)
 		html_extract(&doc, &text);
 }
 
+/*
+ * A record whose text is not HTML, and is escaped as esc_encode would
+ * escape it again, goes out as it came: then 1. Else 0, and the record is
+ * for convert (which says what is wrong with a bad one). The sniff needs
+ * the text's start only, decoded.
+ */
+static int
+passthrough(const char *line, size_t n)
+{
+	char buf[4096];
+	const char *tab, *t;
+	size_t tn, m, i;
+	ptrdiff_t d;
+
+	if (Hflag || !(tab = memchr(line, '\t', n)))
+		return 0;
+	t = tab + 1;
+	tn = n - (size_t)(t - line);
+	m = tn < sizeof buf ? tn : sizeof buf;
+	memcpy(buf, t, m);
+	/* an escape cut by the prefix's end fails; a bad one goes to convert */
+	if ((d = esc_decode(buf, m)) < 0) {
+		memcpy(buf, t, --m);
+		if ((d = esc_decode(buf, m)) < 0)
+			return 0;
+	}
+	if (m < tn) {
+		/* a prefix: enough of it for the sniff? */
+		i = d >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+		while (i < (size_t)d && strchr(" \t\n\r\f", buf[i]) && buf[i])
+			i++;
+		if (i + HTML_SNIFFSPAN > (size_t)d)
+			return 0;
+	}
+	if (html_sniff(buf, (size_t)d) || !esc_canonical(t, tn))
+		return 0;
+	obuf_add(&out, line, n);
+	obuf_addc(&out, '\n');
+	if (out.n >= 1 << 16)
+		obuf_flush(&out, stdout);
+	return 1;
+}
+
 static int
 htmltext(const char *path)
 {
@@ -44,6 +87,8 @@ htmltext(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
+		if (passthrough(line, (size_t)n))
+			continue;
 		if ((tn = pagerec_split(&r, line, (size_t)n, &idlen, &page)) < 0) {
 			ret = 1;
 			continue;

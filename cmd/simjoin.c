@@ -18,10 +18,12 @@
 
 #define PREFIX	32	/* hashes of each sketch that make candidates */
 #define RUNMAX	128	/* documents sharing a hash paired with each other */
+#define PARTSMAX	64	/* -i: files read side by side */
 
 static double cthresh = -1;	/* -c: containment that also reports a pair */
 static unsigned rarity = 2;	/* -d: a shingle in more documents weighs less */
 static int gflag;		/* clusters */
+static int iflag;		/* the files are parts, their records interleaved */
 static unsigned minsize = 10;	/* -m: shingles a document needs to be paired */
 static const char *qfile;	/* -q: queries against the collection */
 static double thresh = 0.25;	/* -t */
@@ -38,62 +40,101 @@ static size_t ndocs, doccap, nhv, hvcap, ncoll;
 static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
+/* Add the sketch record line[0..n) of r to the documents; 1 if it is bad (said). */
+static int
+loadline(struct rdr *r, char *line, size_t n)
+{
+	struct sketch s;
+	uint64_t h[SK_MAXSIZE];
+
+	if (sketch_parse(r, line, n, &s, h) < 0)
+		return 1;
+	/*
+	 * A cut sketch (fewer hashes than shingles) shows the size; a
+	 * whole one must not be larger.
+	 */
+	if (s.n < s.nshingles ? (size && s.n != size) || s.n < maxwhole :
+	    size && s.n > size) {
+		weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
+		    r->name, r->lineno, s.n, size ? size : maxwhole);
+		return 1;
+	}
+	if (ndocs == UINT32_MAX - 1)
+		eprintf("%s:%ju: too many documents", r->name, r->lineno);
+	if (ndocs == doccap) {
+		size_t cap = doccap;
+
+		egrow(&idoff, &cap, ndocs + 1, sizeof *idoff);
+		cap = doccap;
+		egrow(&nsh, &cap, ndocs + 1, sizeof *nsh);
+		cap = doccap;
+		egrow(&hoff, &cap, ndocs + 1, sizeof *hoff);
+		egrow(&hn, &doccap, ndocs + 1, sizeof *hn);
+	}
+	idoff[ndocs] = ids.n;
+	obuf_add(&ids, s.id, s.idlen);
+	nsh[ndocs] = s.nshingles;
+	hoff[ndocs] = nhv;
+	hn[ndocs] = s.n;
+	/* + 1: hv is never null, even if every page is empty */
+	egrow(&hv, &hvcap, nhv + s.n + 1, sizeof *hv);
+	memcpy(hv + nhv, s.h, s.n * sizeof *hv);
+	nhv += s.n;
+	if (s.n < s.nshingles)
+		size = s.n;
+	else if (s.n > maxwhole)
+		maxwhole = s.n;
+	ndocs++;
+	return 0;
+}
+
 static int
 load(const char *path)
 {
 	struct rdr r;
-	struct sketch s;
-	uint64_t h[SK_MAXSIZE];
 	char *line;
 	ptrdiff_t n;
 	int ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (sketch_parse(&r, line, (size_t)n, &s, h) < 0) {
-			ret = 1;
-			continue;
-		}
-		/*
-		 * A cut sketch (fewer hashes than shingles) shows the size; a
-		 * whole one must not be larger.
-		 */
-		if (s.n < s.nshingles ? (size && s.n != size) || s.n < maxwhole :
-		    size && s.n > size) {
-			weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
-			    r.name, r.lineno, s.n, size ? size : maxwhole);
-			ret = 1;
-			continue;
-		}
-		if (ndocs == UINT32_MAX - 1)
-			eprintf("%s:%ju: too many documents", r.name, r.lineno);
-		if (ndocs == doccap) {
-			size_t cap = doccap;
-
-			egrow(&idoff, &cap, ndocs + 1, sizeof *idoff);
-			cap = doccap;
-			egrow(&nsh, &cap, ndocs + 1, sizeof *nsh);
-			cap = doccap;
-			egrow(&hoff, &cap, ndocs + 1, sizeof *hoff);
-			egrow(&hn, &doccap, ndocs + 1, sizeof *hn);
-		}
-		idoff[ndocs] = ids.n;
-		obuf_add(&ids, s.id, s.idlen);
-		nsh[ndocs] = s.nshingles;
-		hoff[ndocs] = nhv;
-		hn[ndocs] = s.n;
-		/* + 1: hv is never null, even if every page is empty */
-		egrow(&hv, &hvcap, nhv + s.n + 1, sizeof *hv);
-		memcpy(hv + nhv, s.h, s.n * sizeof *hv);
-		nhv += s.n;
-		if (s.n < s.nshingles)
-			size = s.n;
-		else if (s.n > maxwhole)
-			maxwhole = s.n;
-		ndocs++;
-	}
+	while ((n = rdr_line(&r, &line)) >= 0)
+		ret |= loadline(&r, line, (size_t)n);
 	return rdr_close(&r) | ret;
+}
+
+/*
+ * -i: the n files are parts of one collection, dealt out in turn (as
+ * docsplit -p deals files): a record from each in turn, until all have
+ * ended.
+ */
+static int
+loadparts(char **paths, int n)
+{
+	struct rdr r[PARTSMAX];
+	char *line;
+	ptrdiff_t len;
+	int i, open = 0, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (rdr_open(&r[i], paths[i]) < 0)
+			ret = 1;	/* (and r[i].buf is null: not read) */
+		else
+			open++;
+	}
+	while (open > 0) {
+		for (i = 0; i < n; i++) {
+			if (!r[i].buf)
+				continue;
+			if ((len = rdr_line(&r[i], &line)) >= 0) {
+				ret |= loadline(&r[i], line, (size_t)len);
+				continue;
+			}
+			ret |= rdr_close(&r[i]);	/* (it sets buf to NULL) */
+			open--;
+		}
+	}
+	return ret;
 }
 
 /*
@@ -106,6 +147,8 @@ static size_t sharedmask;
 static int haszero;		/* the hash 0 is shared: 0 marks an empty slot */
 static uint64_t zerocount;
 static uint64_t *reach;		/* each sketch's largest hash it could hold, sorted */
+static uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
+static unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
 static float *wv;		/* the weights of hv, 0 until a document's are needed */
 
 #define PASSES	16	/* work in parts of 1/16 of the hashes, by their low bits */
@@ -157,11 +200,13 @@ countshared(void)
 	for (p = 0; p < PASSES; p++)
 		if (parts[p] > most)
 			most = parts[p];
-	part = ereallocarray(NULL, most ? most : 1, sizeof *part);
+	part = ereallocarray(NULL, most + 1, sizeof *part);	/* + 1: see the gather */
 	for (p = 0; p < PASSES; p++) {
-		for (i = n = 0; i < nhv; i++)
-			if ((hv[i] & (PASSES - 1)) == p)
-				part[n++] = hv[i];
+		/* without a branch: the part of a hash is as good as random */
+		for (i = n = 0; i < nhv; i++) {
+			part[n] = hv[i];
+			n += (hv[i] & (PASSES - 1)) == p;
+		}
 		radix_sort64(part, n);
 		for (i = 0; i < n; i = j) {
 			for (j = i + 1; j < n && part[j] == part[i]; j++)
@@ -188,7 +233,7 @@ countshared(void)
 static void
 prepare(void)
 {
-	size_t d;
+	size_t d, b;
 
 	/* calloc: the pages of documents never verified are never touched */
 	wv = ecalloc(nhv ? nhv : 1, sizeof *wv);
@@ -199,6 +244,16 @@ prepare(void)
 	for (d = 0; d < ndocs; d++)
 		reach[d] = hn[d] < nsh[d] ? hv[hoff[d] + hn[d] - 1] : UINT64_MAX;
 	radix_sort64(reach, ndocs);
+	for (reachbits = 8; reachbits < 24 && (size_t)1 << reachbits < ndocs; reachbits++)
+		;
+	reachidx = ereallocarray(NULL, ((size_t)1 << reachbits) + 1, sizeof *reachidx);
+	for (b = d = 0; b <= (size_t)1 << reachbits; b++) {
+		/* the first hash of bucket b; the last entry is past them all */
+		while (d < ndocs && (b == (size_t)1 << reachbits ||
+		    reach[d] >> (64 - reachbits) < b))
+			d++;
+		reachidx[b] = (uint32_t)d;
+	}
 }
 
 /* The first index of sorted v[0..n) holding a value >= x. */
@@ -218,6 +273,19 @@ lowerbound(const uint64_t *v, size_t n, uint64_t x)
 }
 
 /*
+ * The number of sketches whose largest hash is below h: reach is sorted,
+ * and reachidx[b] is the number of them below the first hash of bucket b
+ * (the top reachbits bits of a hash), so that a search is in one bucket.
+ */
+static size_t
+reachbelow(uint64_t h)
+{
+	size_t b = (size_t)(h >> (64 - reachbits)), lo = reachidx[b];
+
+	return lo + lowerbound(reach + lo, reachidx[b + 1] - lo, h);
+}
+
+/*
  * The weight of hash h: min(1, rarity / df), where df estimates the number
  * of documents holding its shingle. A sketch can hold h only if h is at
  * most its largest hash (any sketch of a page with fewer shingles than the
@@ -231,7 +299,7 @@ weight(uint64_t h)
 
 	if (rarity == 0)
 		return 1;
-	can = (double)(ndocs - lowerbound(reach, ndocs, h));
+	can = (double)(ndocs - reachbelow(h));
 	df = (double)count(h) * (double)ndocs / can;
 	return df <= rarity ? 1 : rarity / df;
 }
@@ -245,13 +313,14 @@ pairable(size_t a, size_t b)
 }
 
 /*
- * v[0..n) is sorted and distinct, v[n..n+m) anything: sort and make distinct
- * the m, merge them into the n and return the new count.
+ * (*v)[0..n) is sorted and distinct, (*v)[n..n+m) anything: sort and make
+ * distinct the m and merge them into the n, in *out (room for n + m),
+ * which then trades places with *v; returns the new count.
  */
 static size_t
-mergedistinct(uint64_t *v, size_t n, size_t m)
+mergedistinct(uint64_t **v, size_t *vcap, uint64_t **out, size_t *outcap, size_t n, size_t m)
 {
-	uint64_t *add = v + n, *out;
+	uint64_t *add = *v + n, *a = *v, *o, *t;
 	size_t i, j, k, nadd;
 
 	radix_sort64(add, m);
@@ -260,19 +329,28 @@ mergedistinct(uint64_t *v, size_t n, size_t m)
 			add[nadd++] = add[i];
 	if (n == 0 || nadd == 0)
 		return n + nadd;
-	out = ereallocarray(NULL, n + nadd, sizeof *out);
-	for (i = j = k = 0; i < n || j < nadd; ) {
-		if (j == nadd || (i < n && v[i] < add[j]))
-			out[k++] = v[i++];
-		else if (i == n || add[j] < v[i])
-			out[k++] = add[j++];
+	egrow(out, outcap, n + nadd, sizeof **out);
+	o = *out;
+	for (i = j = k = 0; i < n && j < nadd; ) {
+		if (a[i] < add[j])
+			o[k++] = a[i++];
+		else if (add[j] < a[i])
+			o[k++] = add[j++];
 		else {
-			out[k++] = v[i++];
+			o[k++] = a[i++];
 			j++;
 		}
 	}
-	memcpy(v, out, k * sizeof *v);
-	free(out);
+	memcpy(o + k, a + i, (n - i) * sizeof *o);
+	k += n - i;
+	memcpy(o + k, add + j, (nadd - j) * sizeof *o);
+	k += nadd - j;
+	t = *v;
+	*v = *out;
+	*out = t;
+	i = *vcap;
+	*vcap = *outcap;
+	*outcap = i;
 	return k;
 }
 
@@ -286,8 +364,8 @@ mergedistinct(uint64_t *v, size_t n, size_t m)
 static uint64_t *
 candidates(size_t *ncand)
 {
-	uint64_t *post = NULL, *cand = NULL;
-	size_t postcap = 0, npost, nc = 0, nnew, candcap = 0, i, j, k, run, d;
+	uint64_t *post = NULL, *cand = NULL, *merged = NULL;
+	size_t postcap = 0, npost, nc = 0, nnew, candcap = 0, mergedcap = 0, i, j, k, run, d;
 	unsigned p;
 
 	for (p = 0; p < PASSES; p++) {
@@ -297,14 +375,14 @@ candidates(size_t *ncand)
 
 			if (nsh[d] < minsize)
 				continue;
-			egrow(&post, &postcap, npost + 2 * (size_t)n, sizeof *post);
+			/* + 2: the gather writes one record past those it takes */
+			egrow(&post, &postcap, npost + 2 * (size_t)n + 2, sizeof *post);
 			for (j = 0; j < n; j++) {
 				uint64_t h = hv[hoff[d] + j];
 
-				if ((h & (PASSES - 1)) != p)
-					continue;
-				post[npost++] = h;
-				post[npost++] = d;
+				post[npost] = h;
+				post[npost + 1] = d;
+				npost += 2 * ((h & (PASSES - 1)) == p);
 			}
 		}
 		/* stable: the documents of a hash stay in input order */
@@ -330,9 +408,10 @@ candidates(size_t *ncand)
 		 * that two documents sharing many hashes are held once.
 		 */
 		if (nnew)	/* (cand is still null when no part had a pair) */
-			nc = mergedistinct(cand, nc, nnew);
+			nc = mergedistinct(&cand, &candcap, &merged, &mergedcap, nc, nnew);
 	}
 	free(post);
+	free(merged);
 	*ncand = nc;
 	return cand;
 }
@@ -363,22 +442,26 @@ estimate(size_t a, size_t b, double *sim, unsigned *nshared, unsigned *nunion)
 	unsigned i = 0, j = 0, u = 0, both = 0, lim = size ? size : UINT_MAX;
 	double num = 0, den = 0;
 
-	while (u < lim && (i < hn[a] || j < hn[b])) {
-		if (j == hn[b] || (i < hn[a] && x[i] < y[j])) {
-			den += wx[i++];
-		} else if (i == hn[a] || y[j] < x[i]) {
-			den += wy[j++];
-		} else {
-			double w = wx[i];
+	/*
+	 * The merge, without a branch on which side is smaller (as good as
+	 * random); the sums are made in the same order as one at a time.
+	 */
+	while (u < lim && i < hn[a] && j < hn[b]) {
+		uint64_t xv = x[i], yv = y[j];
+		unsigned le = xv <= yv, ge = yv <= xv;
+		double w = le ? wx[i] : wy[j];
 
-			num += w;
-			den += w;
-			both++;
-			i++;
-			j++;
-		}
+		den += w;
+		num += le & ge ? w : 0;
+		both += le & ge;
+		i += le;
+		j += ge;
 		u++;
 	}
+	for (; u < lim && i < hn[a]; u++)
+		den += wx[i++];
+	for (; u < lim && j < hn[b]; u++)
+		den += wy[j++];
 	*sim = den > 0 ? num / den : 0;
 	*nshared = both;
 	*nunion = u;
@@ -493,7 +576,7 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-gu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
+    "[-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -509,7 +592,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "c:d:ghm:q:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "c:d:ghim:q:t:u")) != -1) {
 		switch (c) {
 		case 'c':
 			cthresh = fraction(optarg, "containment");
@@ -522,6 +605,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			return help(synopsis);
+		case 'i':
+			iflag = 1;
+			break;
 		case 'm':
 			minsize = (unsigned)estrtonum(optarg, 0, UINT_MAX, "minimum size");
 			break;
@@ -544,6 +630,8 @@ main(int argc, char *argv[])
 		usage();
 	if (qfile && argc == 0)
 		usage();
+	if (iflag && argc > PARTSMAX)
+		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);
 	for (c = 0; qfile && c < argc; c++)
 		if (strcmp(qfile, "-") == 0 && strcmp(argv[c], "-") == 0)
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
@@ -551,7 +639,9 @@ main(int argc, char *argv[])
 	setupstdout();
 	if (argc == 0)
 		ret |= load("-");
-	for (; argc > 0; argc--, argv++)
+	else if (iflag)
+		ret |= loadparts(argv, argc);
+	for (; argc > 0 && !iflag; argc--, argv++)
 		ret |= load(*argv);
 	ncoll = ndocs;
 	if (qfile)
@@ -560,6 +650,7 @@ main(int argc, char *argv[])
 		hv = ecalloc(1, sizeof *hv);
 	prepare();
 	cand = candidates(&ncand);
+	radix_free();	/* the sorts are done */
 	report(cand, ncand);
 	free(cand);
 	ret |= fshut(stdout, "<stdout>");

@@ -1,6 +1,7 @@
 /*
- * Fuzz the field escape: decoding any bytes must not go wrong, and escaping
- * then decoding must give the bytes back. The input is used whole.
+ * Fuzz the field escape: decoding any bytes must not go wrong, escaping
+ * then decoding must give the bytes back, and a field is canonical exactly
+ * when escaping its decoding gives it back. The input is used whole.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +47,18 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	if (esc_check((const char *)d, n) != (m < 0 ? -1 : 0))
 		abort();	/* the check and the decoder agree */
 	if (m >= 0) {
-		if ((size_t)m > n)
+		char *e = malloc(2 * (size_t)m + 1);
+
+		if ((size_t)m > n || !e)
 			abort();
 		roundtrip(s, (size_t)m);
+		/* canonical: escaping the decoded bytes gives the input back */
+		if (esc_canonical((const char *)d, n) !=
+		    (esc_encode(e, s, (size_t)m) == n && !memcmp(e, d, n)))
+			abort();
+		free(e);
+	} else if (esc_canonical((const char *)d, n)) {
+		abort();
 	}
 	free(s);
 	return 0;

@@ -1,7 +1,8 @@
 /*
  * Fuzz simjoin: sketch records of a collection (part 0) and of queries
  * (part 1) through sketch_parse and the tool's loading, weighing, joining
- * and reporting. OPT2: bit 0 -g, bit 1 -u, bit 2 query mode (part 1 the
+ * and reporting (OPT1 bit 0 and no query mode: -i, the two parts a
+ * collection dealt out in turn). OPT2: bit 0 -g, bit 1 -u, bit 2 query mode (part 1 the
  * queries; -g is then off), bits 3-5 the minimum size, bit 6 -t 0 (else
  * 0.25), bit 7 -c 0.5; OPT1 >> 4 is the rarity. The pairs must be distinct,
  * ordered as simjoin(1) says, and, with up to RUNMAX documents (so that
@@ -27,8 +28,10 @@ reset(void)
 	free(wv);
 	free(shared);
 	free(reach);
+	free(reachidx);
 	shared = NULL;
 	reach = NULL;
+	reachidx = NULL;
 	sharedmask = 0;
 	haszero = 0;
 	zerocount = 0;
@@ -108,7 +111,14 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	thresh = in.o2 & 64 ? 0 : 0.25;
 	cthresh = in.o2 & 128 ? 0.5 : -1;
 	rarity = in.o1 >> 4;
-	load(in.path[0]);
+	if (in.o1 & 1 && !qfile) {
+		/* -i: the collection and part 1 dealt out in turn */
+		char *parts[2] = { (char *)in.path[0], (char *)in.path[1] };
+
+		loadparts(parts, 2);
+	} else {
+		load(in.path[0]);
+	}
 	ncoll = ndocs;
 	if (qfile)
 		load(qfile);

@@ -22,6 +22,13 @@ int esc_byte(int c);
 int esc_check(const char *s, size_t n);
 
 /*
+ * 1 if the n bytes at s are a well-formed escaped field that esc_encode
+ * gives back byte for byte from its decoding (no raw TAB, LF, CR or NUL), else
+ * 0: a filter that passes text through may then copy it as it came.
+ */
+int esc_canonical(const char *s, size_t n);
+
+/*
  * Decode the field s of length n in place; returns the decoded length, or
  * -1 if s holds a backslash not followed by one of \ t n r 0.
  */

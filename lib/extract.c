@@ -46,27 +46,36 @@ isws(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-/* Length of the text with white space runs counted as one; commas. */
-static uint32_t
-textlen(const char *s, size_t n, uint32_t *commas)
-{
-	uint32_t len = 0, c = 0;
-	int inws = 1;
-	size_t i;
+/* bytekind[c]: 1 for white space, 2 for a comma, else 0 */
+static const unsigned char bytekind[256] = {
+	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1, [','] = 2,
+};
 
-	for (i = 0; i < n; i++) {
-		if (isws((unsigned char)s[i])) {
-			if (!inws)
-				len++;
-			inws = 1;
-			continue;
-		}
-		inws = 0;
-		len++;
-		if (s[i] == ',')
-			c++;
+/*
+ * Length of the text of text node i with white space runs counted as one;
+ * commas. Each try of the extraction asks again: counted once a page.
+ */
+static uint32_t
+textlen(const struct html *h, uint32_t i, uint32_t *commas)
+{
+	const unsigned char *s = (const unsigned char *)h->text.p + h->n[i].off;
+	uint32_t len = 0, c = 0, *tl = h->tl + 2 * (size_t)i;
+	size_t k, n = h->n[i].len;
+	unsigned inws = 1, kind;
+
+	if (tl[0] != UINT32_MAX) {
+		*commas = tl[1];
+		return tl[0];
 	}
-	*commas = c;
+	for (k = 0; k < n; k++) {
+		kind = bytekind[s[k]];
+		/* a white space byte counts if it ends a run of others */
+		len += kind == 1 ? !inws : 1;
+		c += kind == 2;
+		inws = kind == 1;
+	}
+	tl[0] = len;
+	tl[1] = *commas = c;
 	return len;
 }
 
@@ -190,7 +199,7 @@ stats(struct html *h, struct xs *x, int flags)
 		if (nd->flags & HF_TEXT) {
 			memset(&tx, 0, sizeof tx);
 			xi = &tx;
-			xi->tlen = textlen(h->text.p + nd->off, nd->len, &c);
+			xi->tlen = textlen(h, i, &c);
 			xi->commas = c;
 			if (nd->flags & HF_INLINK)
 				xi->llen = xi->tlen;
@@ -576,6 +585,12 @@ html_extract(struct html *h, struct obuf *out)
 		h->skip = emalloc(h->nn);
 		h->skipcap = h->nn;
 	}
+	if (2 * h->nn > h->tlcap) {
+		free(h->tl);
+		h->tl = ereallocarray(NULL, h->nn, 2 * sizeof *h->tl);
+		h->tlcap = 2 * h->nn;
+	}
+	memset(h->tl, 0xff, 2 * h->nn * sizeof *h->tl);	/* none known */
 	x = h->x;
 	skip = h->skip;
 	hintheadings(h);

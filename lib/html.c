@@ -363,27 +363,61 @@ utf8fix(const char *s, size_t n, size_t bad, struct obuf *o)
 
 /* ---- Tree building ---- */
 
+/*
+ * The tag names in an open-addressing table, by a hash of their bytes
+ * zero-padded to 16: a name is found with one or two compares, where a
+ * binary search of the sorted names took seven strcmp calls.
+ */
+enum { TAGSLOTS = 256 };
+_Static_assert(TAG_N <= TAGSLOTS / 2, "the tag table is at most half full");
+
+struct tagkey {
+	uint64_t w[2];
+};
+
+static unsigned char tagslot[TAGSLOTS];	/* a tag, 0 (T_UNKNOWN) for none */
+static struct tagkey tagkeys[TAG_N];
+static int tagready;
+
+static size_t
+tagnamehash(const struct tagkey *k)
+{
+	return (size_t)((k->w[0] * 0x9e3779b97f4a7c15u ^ k->w[1]) * 0xbf58476d1ce4e5b9u >> 56);
+}
+
+static void
+taginit(void)
+{
+	size_t t, i;
+
+	for (t = 1; t < TAG_N; t++) {
+		memset(&tagkeys[t], 0, sizeof tagkeys[t]);
+		memcpy(tagkeys[t].w, tagnames[t], strlen(tagnames[t]));
+		for (i = tagnamehash(&tagkeys[t]); tagslot[i]; i = (i + 1) % TAGSLOTS)
+			;
+		tagslot[i] = (unsigned char)t;
+	}
+	tagready = 1;
+}
+
 static enum tag
 tagid(const char *s, size_t n)
 {
-	char name[16];
-	size_t i, lo = 1, hi = TAG_N, mid;
-	int c;
+	struct tagkey k = { { 0, 0 } };
+	unsigned char *name = (unsigned char *)k.w;
+	size_t i;
+	int t;
 
-	if (n >= sizeof name)
+	if (n >= sizeof k.w)
 		return T_UNKNOWN;
-	for (i = 0; i < n; i++)
-		name[i] = (char)lower((unsigned char)s[i]);
-	name[n] = '\0';
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(name, tagnames[mid])) == 0)
-			return (enum tag)mid;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	if (!tagready)
+		taginit();
+	/* a name ends at a NUL, as a C string does */
+	for (i = 0; i < n && s[i]; i++)
+		name[i] = (unsigned char)lower((unsigned char)s[i]);
+	for (i = tagnamehash(&k); (t = tagslot[i]); i = (i + 1) % TAGSLOTS)
+		if (tagkeys[t].w[0] == k.w[0] && tagkeys[t].w[1] == k.w[1])
+			return (enum tag)t;
 	return T_UNKNOWN;
 }
 
@@ -525,12 +559,23 @@ has(const char *v, size_t n, const char *w)
 	return 0;
 }
 
+static uint32_t
+hashof(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h ? h : 1;
+}
+
 /*
  * The hint of a class or id value: words of navigation, ads and other
  * boilerplate count against, words of articles for.
  */
 static int
-hintof(const char *s, size_t n)
+hintscan(const char *s, size_t n)
 {
 	static const char *const neg[] = {
 		"nav", "menu", "sidebar", "footer", "comment", "share", "sharing",
@@ -603,16 +648,37 @@ hintof(const char *s, size_t n)
 	return score;
 }
 
-static uint32_t
-hashof(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
+/*
+ * hintscan, remembered: a page repeats a few class names thousands of times
+ * (a highlighter's spans), and the hint depends on the value's bytes only.
+ * hash is hashof(s, n), or 0 if not known yet.
+ */
+enum { HINTSLOTS = 512, HINTKEY = 46 };
 
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h ? h : 1;
+static struct {
+	unsigned char len;	/* 0: empty */
+	signed char hint;
+	char key[HINTKEY];
+} hintcache[HINTSLOTS];
+
+static int
+hintof(const char *s, size_t n, uint32_t hash)
+{
+	size_t i;
+	int hint;
+
+	if (n == 0 || n > HINTKEY)
+		return hintscan(s, n);
+	i = (hash ? hash : hashof(s, n)) % HINTSLOTS;
+	if (hintcache[i].len == n && !memcmp(hintcache[i].key, s, n))
+		return hintcache[i].hint;
+	hint = hintscan(s, n);
+	hintcache[i].len = (unsigned char)n;
+	hintcache[i].hint = (signed char)hint;
+	memcpy(hintcache[i].key, s, n);
+	return hint;
 }
+
 
 /* Does the style attribute hide the element? */
 static int
@@ -641,13 +707,14 @@ attrs(const char *s, const char *e, struct attrs *a)
 	static const char *const names[A_N] = {
 		"class", "id", "role", "hidden", "aria-hidden", "style", "itemprop",
 	};
+	static const unsigned char lens[A_N] = { 5, 2, 4, 6, 11, 5, 8 };
 	const char *ns, *v;
 	size_t nl, vl, k;
 
 	memset(a, 0, sizeof *a);
 	while (nextattr(&s, e, &ns, &nl, &v, &vl))
 		for (k = 0; k < A_N; k++)
-			if (strlen(names[k]) == nl && startsci(ns, nl, names[k])) {
+			if (lens[k] == nl && startsci(ns, nl, names[k])) {
 				/* the first of a name counts */
 				if (!a->v[k]) {
 					a->v[k] = v;
@@ -707,10 +774,12 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 
 	if (as < ae) {
 		attrs(as, ae, &at);
+		if (at.v[A_CLASS] && at.n[A_CLASS])
+			klass = hashof(at.v[A_CLASS], at.n[A_CLASS]);
 		if (at.v[A_CLASS])
-			hint += hintof(at.v[A_CLASS], at.n[A_CLASS]);
+			hint += hintof(at.v[A_CLASS], at.n[A_CLASS], klass);
 		if (at.v[A_ID])
-			hint += hintof(at.v[A_ID], at.n[A_ID]);
+			hint += hintof(at.v[A_ID], at.n[A_ID], 0);
 		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody"))
 			hint += 25;
 		if ((v = at.v[A_ROLE])) {
@@ -726,8 +795,6 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		if (at.v[A_HIDDEN] || ((v = at.v[A_ARIAHIDDEN]) && startsci(v, at.n[A_ARIAHIDDEN], "true")) ||
 		    ((v = at.v[A_STYLE]) && stylehides(v, at.n[A_STYLE])))
 			hidden = 1;
-		if (at.v[A_CLASS] && at.n[A_CLASS])
-			klass = hashof(at.v[A_CLASS], at.n[A_CLASS]);
 	}
 	if (t == T_NAV || t == T_ASIDE || t == T_FOOTER)
 		hint -= 50;
@@ -1121,8 +1188,14 @@ rendtext(struct rend *r, const char *s, size_t n, int pre)
 			s++;
 			continue;
 		}
-		for (w = s; w < e && !isws((unsigned char)*w); w++)
-			;
+		/*
+		 * words one space apart come out as they are: copied as one
+		 * run, not a word at a time
+		 */
+		for (w = s; w < e; w++)
+			if (isws((unsigned char)*w) &&
+			    (*w != ' ' || w + 1 == e || isws((unsigned char)w[1])))
+				break;
 		pay(r);
 		obuf_add(r->out, s, (size_t)(w - s));
 		s = w;
@@ -1199,5 +1272,6 @@ html_free(struct html *h)
 	free(h->conv.p);
 	free(h->x);
 	free(h->skip);
+	free(h->tl);
 	memset(h, 0, sizeof *h);
 }

@@ -47,10 +47,19 @@ struct html {
 	size_t xcap;
 	unsigned char *skip;
 	size_t skipcap;
+	uint32_t *tl;		/* text nodes: length and commas (textlen), when known */
+	size_t tlcap;
 };
 
-/* Does the document look like HTML (the WHATWG sniffing rule for text/html)? */
+/*
+ * Does the document look like HTML (the WHATWG sniffing rule for text/html)?
+ * It reads no further than HTML_SNIFFSPAN bytes past its leading byte order
+ * mark and white space: the answer for a longer document is the answer
+ * for those bytes.
+ */
 int html_sniff(const char *s, size_t n);
+
+#define HTML_SNIFFSPAN	1100
 
 /* Parse the n bytes at s (any charset, see htmltext(1)) into h's tree. */
 void html_parse(struct html *h, const char *s, size_t n);

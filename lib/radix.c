@@ -1,4 +1,5 @@
 /* radix.c: the radix sorts of radix.h. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,23 +7,32 @@
 #include "util.h"
 
 /*
- * Sort n records of w words (w = 1 or 2) by their first word. tmp has room
- * for n records. The counts of all 8 bytes come from one pass.
+ * The scratch array of the sorts, kept from one sort to the next: a caller
+ * sorts many parts, and fresh memory for each would cost a page fault per
+ * page touched.
+ */
+static uint64_t *scratch;
+static size_t scratchcap;
+
+/*
+ * Sort n records of w words (w = 1 or 2) by their first word. The counts
+ * of all 8 bytes come from one pass.
  */
 static void
 sortwords(uint64_t *v, size_t n, size_t w)
 {
-	size_t (*count)[256], i, b, sum, pos;
-	uint64_t *src = v, *dst, *tmp, *t;
+	size_t count[8][256] = { { 0 } }, i, b, sum, pos;
+	uint64_t *src = v, *dst, *t;
 
 	if (n < 2)
 		return;
-	count = ecalloc(8, sizeof *count);
-	tmp = ereallocarray(NULL, n, w * sizeof *tmp);
+	if (n > SIZE_MAX / w)
+		eprintf("radix sort of too many records");
+	egrow(&scratch, &scratchcap, n * w, sizeof *scratch);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < 8; b++)
 			count[b][src[i * w] >> 8 * b & 0xff]++;
-	dst = tmp;
+	dst = scratch;
 	for (b = 0; b < 8; b++) {
 		if (count[b][src[0] >> 8 * b & 0xff] == n)
 			continue;	/* the same byte everywhere */
@@ -41,8 +51,14 @@ sortwords(uint64_t *v, size_t n, size_t w)
 	}
 	if (src != v)
 		memcpy(v, src, n * w * sizeof *v);
-	free(tmp);
-	free(count);
+}
+
+void
+radix_free(void)
+{
+	free(scratch);
+	scratch = NULL;
+	scratchcap = 0;
 }
 
 void

@@ -19,4 +19,10 @@ void radix_sort64(uint64_t *v, size_t n);
  */
 void radix_sort64kv(uint64_t *v, size_t n);
 
+/*
+ * The sorts keep their scratch array (8 bytes a key, 16 a record, of the
+ * largest sort so far) for the next; this gives it back.
+ */
+void radix_free(void);
+
 #endif

@@ -9,6 +9,17 @@
 
 #define SK_P	0x9e3779b97f4a7c15u
 
+/*
+ * A shingle goes into the set SK_PEND shingles later, its slot asked for
+ * from memory first: a large page's set is larger than the caches.
+ */
+#define SK_PEND	8
+#if defined(__GNUC__) || defined(__clang__)
+#define prefetch(p)	__builtin_prefetch(p)
+#else
+#define prefetch(p)	((void)(p))
+#endif
+
 struct skbuild {
 	unsigned k, size;
 	uint64_t key0, key1;
@@ -16,6 +27,7 @@ struct skbuild {
 	uint64_t win[SK_MAXK];		/* the hashes of the last k words, a ring */
 	uint64_t roll;			/* the window's polynomial */
 	uint64_t nwords;
+	unsigned slot;			/* nwords % k: where the next word goes in win */
 	struct tok tok;
 	int bad;
 	/* the page's distinct shingle hashes: open addressing, 0 is empty */
@@ -25,6 +37,9 @@ struct skbuild {
 	/* the smallest size of them: a max-heap */
 	uint64_t *heap;
 	unsigned heapn;
+	/* shingles not yet in the set: their slots are being fetched */
+	uint64_t pend[SK_PEND];
+	unsigned npend, pendnext;	/* pendnext: where the next one goes, from 0 a page */
 };
 
 static uint64_t
@@ -80,7 +95,9 @@ skb_begin(struct skbuild *b)
 	b->setn = 0;
 	b->haszero = 0;
 	b->heapn = 0;
+	b->npend = b->pendnext = 0;
 	b->nwords = 0;
+	b->slot = 0;
 	b->roll = 0;
 	b->bad = 0;
 }
@@ -165,19 +182,46 @@ addshingle(struct skbuild *b, uint64_t v)
 	}
 }
 
+/* Shingle v: into the set later; the oldest waiting one now. */
+static void
+pendshingle(struct skbuild *b, uint64_t v)
+{
+	unsigned i = b->pendnext++ % SK_PEND;
+
+	prefetch(&b->set[v & (b->setcap - 1)]);
+	if (b->npend == SK_PEND)
+		addshingle(b, b->pend[i]);
+	else
+		b->npend++;
+	b->pend[i] = v;
+}
+
+/* The shingles waiting, into the set. */
+static void
+flushshingles(struct skbuild *b)
+{
+	unsigned i;
+
+	/* (pend[0..npend) when fewer than SK_PEND came; the order does not matter) */
+	for (i = 0; i < b->npend; i++)
+		addshingle(b, b->pend[i]);
+	b->npend = b->pendnext = 0;
+}
+
 static void
 word(void *ctx, const char *w, size_t n)
 {
 	struct skbuild *b = ctx;
 	uint64_t h = siphash(b->key0, b->key1, w, n, 1, 3, NULL);
-	unsigned slot = (unsigned)(b->nwords % b->k);
+	unsigned slot = b->slot;
 
 	if (b->nwords >= b->k)
 		b->roll -= b->win[slot] * b->ppow;	/* the word leaving the window */
 	b->roll = b->roll * SK_P + h;
 	b->win[slot] = h;
+	b->slot = slot + 1 == b->k ? 0 : slot + 1;	/* not a division a word */
 	if (++b->nwords >= b->k)
-		addshingle(b, mix(b->roll));
+		pendshingle(b, mix(b->roll));
 }
 
 void
@@ -199,6 +243,7 @@ skb_end(struct skbuild *b, struct sketch *s)
 {
 	int ret = tok_end(&b->tok, word, b);
 
+	flushshingles(b);
 	if (b->nwords > 0 && b->nwords < b->k)
 		addshingle(b, mix(b->roll));	/* a short page: one shingle of all its words */
 	qsort(b->heap, b->heapn, sizeof *b->heap, cmpu64);

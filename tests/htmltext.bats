@@ -119,6 +119,25 @@ rec() {
 	check 0 'p1\tplain text,\\n\\nlater\\\\\np2\tyes\np3\tup\np4\tno\np5\tno\np6\tx\np7\tb\n' '' htmltext -aH in
 }
 
+@test "htmltext: text that is not HTML: as it came, or escaped again" {
+	# raw TAB, CR and NUL in the text come out escaped, as always
+	printf 'p1\ta\tb\rc\0d\\\\e\\n\n' >in
+	check 0 'p1\ta\\tb\\rc\\0d\\\\e\\n\n' '' htmltext in
+	# a bad escape is said, even in text that is not HTML
+	printf 'p1\tok\np2\tbad\\x\np3\tend\\\n' >in
+	check 1 'p1\tok\n' 'htmltext: in:2: bad escape in the page text\nhtmltext: in:3: bad escape in the page text\n' htmltext in
+	# the sniff sees past a long run of white space, and of escapes
+	{ printf 'p1\t'; for i in $(seq 3000); do printf ' \\n'; done; printf '<p>html\n'; } >in
+	check 0 'p1\thtml\n' '' htmltext in
+	{ printf 'p1\t'; for i in $(seq 3000); do printf ' \\n'; done; printf 'plain <p>\n'; } >in
+	run htmltext in
+	[ "$status" -eq 0 ]
+	cmp -s in - <<<"$output"
+	# the byte order mark, then white space, then html
+	printf 'p1\t\357\273\277 \\n <html>x\n' >in
+	check 0 'p1\tx\n' '' htmltext in
+}
+
 @test "htmltext: -a keeps the navigation, the default drops it" {
 	body='<p>The article has a first paragraph that is long enough to count, with commas, words, and more words than the menu.</p><p>A second paragraph follows it, also long enough to be scored as content by the extraction, and so on.</p>'
 	rec "<html><body><nav><ul><li><a href=/>Home</a><li><a href=/news>News</a></ul></nav><div class=\"story-body\">$body</div><div class=footer><a href=/about>About us</a> | <a href=/c>Contact</a></div></body></html>" >in

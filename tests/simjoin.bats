@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-gu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+u='usage: simjoin [-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
 # sk ID NSHINGLES [HASH ...]: a sketch record, the hashes given in decimal.
@@ -61,6 +61,27 @@ setup() {
 	tail -n 3 w.sk >w2
 	check 0 'A\tB\t0.8095\n' '' simjoin w1 w2
 	check 0 'A\tB\t0.8095\n' '' simjoin w1 - <w2
+}
+
+@test "simjoin -i: the files are parts, their records dealt out in turn" {
+	# A C E in one part, B D in the other: the order of w.sk again
+	awk 'NR % 2 == 1' w.sk >p0
+	awk 'NR % 2 == 0' w.sk >p1
+	check 0 'A\tA\nB\tA\nC\tC\nD\tD\nE\tE\n' '' simjoin -i -g p0 p1
+	check 0 'A\tB\t0.8095\nA\tD\t0.0270\nA\tE\t0.0270\nB\tD\t0.0270\nB\tE\t0.0270\nD\tE\t0.0270\n' '' simjoin -i -t 0 p0 p1
+	# without -i the files follow each other: A C E B D
+	check 0 'A\tA\nC\tC\nE\tA\nB\tA\nD\tA\n' '' simjoin -t 0 -g p0 p1
+	# a part that ends first drops out; one part is the file itself
+	check 0 'A\tA\nB\tA\nC\tC\nD\tD\nE\tE\n' '' simjoin -i -g p0 p1 /dev/null
+	check 0 'A\tA\nB\tA\nC\tC\nD\tD\nE\tE\n' '' simjoin -i -g w.sk
+	check 0 'A\tA\nB\tA\nC\tC\nD\tD\nE\tE\n' '' simjoin -i -g <w.sk
+	# a part that cannot be read is said, the others still read
+	check 1 'A\tA\nC\tC\nE\tE\n' 'simjoin: nonesuch: No such file or directory\n' simjoin -i -g p0 nonesuch
+	# at most 64 parts
+	set -- $(seq 65 | sed 's/.*/p0/')
+	check 2 '' 'simjoin: at most 64 files with -i\n' simjoin -i "$@"
+	set -- $(seq 64 | sed 's/.*/\/dev\/null/')
+	check 0 '' '' simjoin -i "$@"
 }
 
 @test "simjoin: rarity weights (-d) and the threshold (-t)" {
