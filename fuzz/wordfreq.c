@@ -2,7 +2,8 @@
  * Fuzz wordfreq: record reading and tokenizing (part 0), stopword loading
  * (part 1, if OPT2 bit 1) and vocabulary loading (part 2, if OPT2 bit 2);
  * OPT2 bit 0 is -p, bit 3 -u, bits 4-5 the k-gram length - 1 (-k), bit 6
- * -d (without -p).
+ * -d (without -p), or with -p -T (the sums, written to standard output
+ * after the per-page counts).
  */
 #include "fuzz.h"
 
@@ -24,6 +25,10 @@ reset(void)
 	free(docfreq);
 	docfreq = NULL;
 	docfreqcap = 0;
+	free(total);
+	total = NULL;
+	totalcap = 0;
+	totalsfile = NULL;
 	ndocs = 0;
 	free(gram.p);
 	memset(&gram, 0, sizeof gram);
@@ -39,6 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	fuzz_begin(&in, d, n, 3);
 	pflag = in.o2 & 1;
 	dflag = !pflag && (in.o2 & 64);
+	totalsfile = pflag && (in.o2 & 64) ? "-T" : NULL;
 	vflag = 0;
 	tokflags = in.o2 & 8 ? TOK_UNICODE : 0;
 	kgram = 1 + (in.o2 >> 4 & 3);
@@ -56,7 +62,10 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	if (dflag)
 		putdocfreq();
 	else if (!pflag)
-		puttotals();
+		puttotals(count, &out, stdout);
+	flushout(1);
+	if (totalsfile)
+		puttotals(total, &out, stdout);
 	fflush(stdout);
 out:
 	reset();
