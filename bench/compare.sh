@@ -53,14 +53,9 @@ export PATH
 set_dir=${QUALITY:-$here/build/quality}
 case $set_dir in /*) ;; *) set_dir=$here/$set_dir ;; esac
 pages=${GENDOCS_PAGES:-2000}
-work=$(mktemp -d "${TMPDIR:-/tmp}/compare.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-times=$work/times
-: >"$times"
 # shellcheck source=bench/timing.sh
 . "$here/bench/timing.sh"
+timing_work compare
 
 # Tool, Debian package, program; the competitors present.
 tools=

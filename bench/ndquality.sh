@@ -31,14 +31,9 @@ if [ ! -f labels.tsv ] || [ ! -d docs ]; then
 	echo "ndquality: skipped (no labelled set here; make bench-quality-data)"
 	exit 0
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/ndquality.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-times=$work/times
-: >"$times"
 # shellcheck source=bench/timing.sh
 . "$here/bench/timing.sh"
+timing_work ndquality
 
 # neardup's defaults (pipelines/neardup)
 K=5 N=128 E=main Dr=2 Mn=10 T=0.25

@@ -67,14 +67,9 @@ if [ "$(cat "$corpus/stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 cd "$corpus"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/ndspeed.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-times=$work/times
-: >"$times"
 # shellcheck source=bench/timing.sh
 . "$here/bench/timing.sh"
+timing_work ndspeed
 
 # peak KEY 'COMMAND': run once more for the largest resident set, in kB
 peak() {

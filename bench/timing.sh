@@ -5,6 +5,17 @@
 # its wall-clock seconds. CPU time is what the machine's other users disturb
 # least; without /usr/bin/time, CPU is "-" and only the wall clock is kept.
 # The command is given as a string so that each run writes its output afresh.
+# timing_work NAME: a work directory $work, removed on exit (on SIGINT and
+# SIGTERM too), and in it the timing file $times.
+timing_work() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 1
+	trap 'rm -rf "$work"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	times=$work/times
+	: >"$times"
+}
+
 timed() {
 	: "${times:?timing.sh: set times to a file name}"
 	_key=$1 _cmd=$2 _i=0

@@ -116,16 +116,6 @@ seclens(const struct hixhdr *h, uint64_t len[NSEC])
 	len[S_BITPOS] = FP_MAXBITS;
 }
 
-/* The process's umask (mkstemp makes files 0600; an index file is data like any other). */
-static mode_t
-umaskvalue(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
 int
 hix_save(const struct hix *ix, const char *path)
 {
@@ -134,11 +124,11 @@ hix_save(const struct hix *ix, const char *path)
 	struct sum s = { 0, 0, 0 };
 	uint64_t len[NSEC], at;
 	const void *sec[NSEC];
-	FILE *f = NULL;
+	struct afile out;
+	FILE *f;
 	struct stat st;
-	char *tmp, *real = NULL;
-	int fd = -1;
-	int i, pass;
+	char *real = NULL;
+	int i, pass, ret;
 
 	/*
 	 * What is replaced: through a symbolic link, the file it names (the
@@ -194,15 +184,7 @@ hix_save(const struct hix *ix, const char *path)
 	}
 	h.size = at;
 	/* written beside path, then renamed: never a half-written index file */
-	tmp = emalloc(strlen(path) + 8);
-	sprintf(tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
-		weprintf("%s:", path);
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (!(f = afile_open(&out, path))) {
 		free(real);
 		return -1;
 	}
@@ -228,22 +210,9 @@ hix_save(const struct hix *ix, const char *path)
 			}
 		}
 	}
-	if (fflush(f) == EOF || ferror(f)) {
-		weprintf("%s: write error:", path);
-		fclose(f);
-	} else if (fclose(f) == EOF)
-		weprintf("%s: close error:", path);
-	else if (chmod(tmp, 0666 & ~umaskvalue()) < 0 || rename(tmp, path) < 0)
-		weprintf("%s:", path);
-	else {
-		free(tmp);
-		free(real);
-		return 0;
-	}
-	unlink(tmp);
-	free(tmp);
-	free(real);
-	return -1;
+	ret = afile_close(&out, 0) ? -1 : 0;
+	free(real);	/* after: out names it */
+	return ret;
 }
 
 /* Check what the lookups rely on, so that a bad file cannot crash them. */

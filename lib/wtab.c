@@ -281,16 +281,28 @@ toolong(const struct wtab *t, uint32_t h, size_t i)
 	return ((i - h) & t->mask) >= t->maxprobe && !t->sip;
 }
 
+/*
+ * lookup, leaving the fast hash for SipHash first if the search was too
+ * long; *h is then the word's new hash.
+ */
+static inline size_t
+locate(struct wtab *t, const char *w, size_t n, uint32_t *h, uint64_t k)
+{
+	size_t i = lookup(t, w, n, *h, k);
+
+	if (toolong(t, *h, i)) {
+		tosip(t);
+		*h = siphash13(w, n, k);
+		i = lookup(t, w, n, *h, k);
+	}
+	return i;
+}
+
 static inline uint32_t
 find(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
-	size_t i = lookup(t, w, n, h, k);
+	size_t i = locate(t, w, n, &h, k);
 
-	if (toolong(t, h, i)) {
-		tosip(t);
-		h = siphash13(w, n, k);
-		i = lookup(t, w, n, h, k);
-	}
 	return t->slot[i].id1 ? t->slot[i].id1 - 1 : WTAB_NONE;
 }
 
@@ -313,13 +325,8 @@ wtab_find(struct wtab *t, const char *w, size_t n)
 static inline uint32_t
 intern(struct wtab *t, const char *w, size_t n, uint32_t h, uint64_t k)
 {
-	size_t i = lookup(t, w, n, h, k);
+	size_t i = locate(t, w, n, &h, k);
 
-	if (toolong(t, h, i)) {
-		tosip(t);
-		h = siphash13(w, n, k);
-		i = lookup(t, w, n, h, k);
-	}
 	if (t->slot[i].id1)
 		return t->slot[i].id1 - 1;
 	if (t->n >= UINT32_MAX - 1)

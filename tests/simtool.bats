@@ -173,12 +173,14 @@ fake() {
 	chmod +x "fakes/$1"
 }
 
-# interrupt SIGNAL STATUS: stop simtool with SIGNAL while a stage runs.
+# interrupt SIGNAL STATUS [STAGE SCRIPT]: stop simtool with SIGNAL while a
+# stage runs: topn, or the fake STAGE running SCRIPT, which writes its
+# process ID to $PWD/started when it has begun.
 interrupt() {
 	small
 	mkdir tmp
 	printf 'old\n' >result.txt
-	fake topn "echo \$\$ >'$PWD/started'; exec sleep 60"
+	fake "${3:-topn}" "${4:-"echo \$\$ >'$PWD/started'; exec sleep 60"}"
 	env --default-signal=INT PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" \
 		simtool 3 4 >out 2>err 3>&- &
 	pid=$!
@@ -208,27 +210,12 @@ interrupt() {
 }
 
 @test "simtool: SIGTERM while wordfreq -T writes its counts leaves no temporary file" {
-	small
-	mkdir tmp
 	# the counts' temporary name (as mkstemp makes it), then a long stage
-	fake wordfreq 'case $* in
+	interrupt TERM 143 wordfreq 'case $* in
 	*-T*) while [ "$1" != -T ]; do shift; done
 		: >"$2.Ab3dE9"; echo $$ >"'"$PWD"'/started"; exec sleep 60 ;;
 	esac
 	exec "$real" "$@"'
-	env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4 >out 2>err &
-	pid=$!
-	for i in $(seq 100); do
-		[ -s started ] && break
-		sleep 0.1
-	done
-	[ -s started ]
-	kill -TERM "$pid"
-	st=0
-	wait "$pid" || st=$?
-	[ "$st" -eq 143 ]
-	check 0 '' '' cat out err
-	clean
 }
 
 @test "simtool: a file size limit (ulimit -f) fails the stage, keeps result.txt" {
