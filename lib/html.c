@@ -1273,5 +1273,7 @@ html_free(struct html *h)
 	free(h->x);
 	free(h->skip);
 	free(h->tl);
+	free(h->para);
+	free(h->lost);
 	memset(h, 0, sizeof *h);
 }
