@@ -203,10 +203,7 @@ stats(struct html *h, struct xs *x, int flags)
 			xi->commas = c;
 			if (nd->flags & HF_INLINK)
 				xi->llen = xi->tlen;
-			/* the paragraph it belongs to: its nearest block or cell */
-			for (p = nd->parent; p && !(html_tagprops[h->n[p].tag] & (TP_BLOCK | TP_CELL));
-			    p = h->n[p].parent)
-				;
+			p = h->para[i];
 			X(p).olen += xi->tlen;
 			X(p).ollen += xi->llen;
 			X(p).ocommas += c;
@@ -446,22 +443,57 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	return 0;
 }
 
-/* Drop the boilerplate inside [from, to) but top, innermost first. */
+/* What the drops inside an element took from it, not yet subtracted: see clean. */
+struct lost {
+	uint32_t node;
+	struct xs sum;
+};
+
+/*
+ * Drop the boilerplate inside [from, to) but top, innermost first. What a
+ * drop takes from the stats of its ancestors is subtracted lazily, so
+ * that each element is touched once whatever the depth: the walk goes
+ * from the end back, and what the subtree of an element not yet reached
+ * has lost waits on a stack (its entries are ancestors of the walk's
+ * element, the nearest on top); reached, the element takes it off and
+ * passes it on to its parent, with its own stats if it goes too.
+ */
 static void
 clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, int flags)
 {
-	uint32_t i, a;
+	struct lost *st = h->lost;
+	struct xs sum;
+	size_t sp = 0;
+	uint32_t i, p;
+	int has;
 
 	for (i = to; i-- > from;) {
-		if (skip[i] || i == top || (h->n[i].flags & HF_TEXT))
+		if (h->n[i].flags & HF_TEXT)
 			continue;
-		if (!boilerplate(h, x, i, flags))
+		if ((has = sp > 0 && st[sp - 1].node == i))
+			sum = st[--sp].sum;
+		if (!skip[i] && i != top) {
+			if (has)
+				substats(&X(i), &sum);
+			if (boilerplate(h, x, i, flags)) {
+				skip[i] = 1;
+				if (has)
+					addstats(&sum, &X(i));
+				else
+					sum = X(i);
+				has = 1;
+			}
+		}
+		if (!has)
 			continue;
-		skip[i] = 1;
-		for (a = h->n[i].parent;; a = h->n[a].parent) {
-			substats(&X(a), &X(i));
-			if (a == 0)
-				break;
+		p = h->n[i].parent;
+		if (sp > 0 && st[sp - 1].node == p) {
+			addstats(&st[sp - 1].sum, &sum);
+		} else {
+			egrow(&h->lost, &h->lostcap, sp + 1, sizeof *st);
+			st = h->lost;
+			st[sp].node = p;
+			st[sp++].sum = sum;
 		}
 	}
 }
@@ -568,12 +600,28 @@ hintheadings(struct html *h)
 	}
 }
 
+/* Does some element have a hint below 0 (neg) or other than 0? */
+static int
+hashint(const struct html *h, int neg)
+{
+	uint32_t i;
+
+	for (i = 1; i < h->nn; i++)
+		if (neg ? h->n[i].hint < 0 : h->n[i].hint != 0)
+			return 1;
+	return 0;
+}
+
 void
 html_extract(struct html *h, struct obuf *out)
 {
 	static const int tries[] = { STRIP | WEIGHT | CLEAN, WEIGHT | CLEAN, CLEAN, 0 };
+	enum { NTRIES = sizeof tries / sizeof tries[0] };
+	char shorts[NTRIES][MINTEXT];	/* the text of the short tries */
 	struct xs *x;
-	size_t start = out->n, best, maxlen = 0, k, len[4];
+	size_t start = out->n, best, maxlen = 0, k, len[NTRIES];
+	uint32_t i;
+	int same[NTRIES] = { 0 };
 
 	if (h->ne + 1 > h->xcap) {
 		free(h->x);
@@ -582,7 +630,9 @@ html_extract(struct html *h, struct obuf *out)
 	}
 	if (h->nn > h->skipcap) {
 		free(h->skip);
+		free(h->para);
 		h->skip = emalloc(h->nn);
+		h->para = ereallocarray(NULL, h->nn, sizeof *h->para);
 		h->skipcap = h->nn;
 	}
 	if (2 * h->nn > h->tlcap) {
@@ -591,15 +641,29 @@ html_extract(struct html *h, struct obuf *out)
 		h->tlcap = 2 * h->nn;
 	}
 	memset(h->tl, 0xff, 2 * h->nn * sizeof *h->tl);	/* none known */
+	/* the paragraph of each node: itself if a block or cell, else its parent's */
+	h->para[0] = 0;
+	for (i = 1; i < h->nn; i++)
+		h->para[i] = html_tagprops[h->n[i].tag] & (TP_BLOCK | TP_CELL) ?
+		    i : h->para[h->n[i].parent];
 	x = h->x;
 	skip = h->skip;
 	hintheadings(h);
-	for (k = 0; k < sizeof tries / sizeof tries[0]; k++) {
+	/* a rule with no hint to act on makes a try the same as the one before */
+	same[1] = !hashint(h, 1);
+	same[2] = !hashint(h, 0);
+	for (k = 0; k < NTRIES; k++) {
+		if (same[k]) {
+			len[k] = len[k - 1];
+			memcpy(shorts[k], shorts[k - 1], len[k]);
+			continue;
+		}
 		out->n = start;
 		attempt(h, x, tries[k], out);
 		if (out->n - start >= MINTEXT)
 			return;
-		len[k] = out->n - start;
+		if ((len[k] = out->n - start) > 0)
+			memcpy(shorts[k], out->p + start, len[k]);
 		if (len[k] > maxlen)
 			maxlen = len[k];
 	}
@@ -607,5 +671,5 @@ html_extract(struct html *h, struct obuf *out)
 	for (best = 0; best < k - 1 && len[best] * 2 < maxlen; best++)
 		;
 	out->n = start;
-	attempt(h, x, tries[best], out);
+	obuf_add(out, shorts[best], len[best]);
 }

@@ -89,10 +89,22 @@ html_sniff(const char *s, size_t n)
 
 /* ---- Charsets ---- */
 
+/* Longest charset label taken (RFC 2978 names have at most 40 characters). */
+enum { MAXLABEL = 40 };
+
+/* Can c be in a charset label? No iconv suffix ("//IGNORE"), no path. */
+static int
+labelchar(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+	    c == '_' || c == '.' || c == ':' || c == '(' || c == ')' || c == '+';
+}
+
 /*
- * The charset a label names, as iconv knows it, or NULL for UTF-8. Per the
- * WHATWG encoding standard, latin1 and ASCII labels mean windows-1252, and
- * a meta naming UTF-16 means UTF-8.
+ * The charset a label names, as iconv knows it, or NULL for UTF-8: a
+ * label with other characters than a name has, or longer than MAXLABEL,
+ * is none. Per the WHATWG encoding standard, latin1 and ASCII labels
+ * mean windows-1252, and a meta naming UTF-16 means UTF-8.
  */
 static const char *
 charsetname(const char *s, size_t n, char *buf, size_t bufsz)
@@ -109,10 +121,11 @@ charsetname(const char *s, size_t n, char *buf, size_t bufsz)
 	for (k = 0; k < n && !isws((unsigned char)s[k]) && s[k] != '"' &&
 	    s[k] != '\'' && s[k] != ';'; k++)
 		;
-	if (k == 0 || k >= bufsz)
+	if (k == 0 || k > MAXLABEL || k >= bufsz)
 		return NULL;
 	for (i = 0; i < k; i++)
-		buf[i] = (char)lower((unsigned char)s[i]);
+		if (!labelchar(buf[i] = (char)lower((unsigned char)s[i])))
+			return NULL;
 	buf[k] = '\0';
 	if (!strcmp(buf, "utf-8") || !strcmp(buf, "utf8") || !strncmp(buf, "utf-16", 6) ||
 	    !strcmp(buf, "unicode-1-1-utf-8"))
@@ -235,7 +248,30 @@ addfffd(struct obuf *o)
 	obuf_add(o, "\xEF\xBF\xBD", 3);
 }
 
-/* Convert with iconv; each byte it cannot convert becomes U+FFFD. */
+/*
+ * Does the converter read ASCII letters, digits and the bytes of a tag as
+ * themselves? A charset that does not (UTF-16, UTF-32, UCS-2, UCS-4,
+ * wchar_t, EBCDIC) cannot be the page's, whose meta was read in ASCII.
+ */
+static int
+readsascii(iconv_t cd)
+{
+	static const char probe[] = "<meta charset=\"abcdefghijklmnopqrstuvwxyz"
+	    " ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789-_.:()\" />";
+	char out[4 * sizeof probe], *in = (char *)probe, *o = out;
+	size_t inleft = sizeof probe - 1, outleft = sizeof out;
+	int same;
+
+	same = iconv(cd, &in, &inleft, &o, &outleft) != (size_t)-1 && inleft == 0 &&
+	    (size_t)(o - out) == sizeof probe - 1 && !memcmp(out, probe, sizeof probe - 1);
+	iconv(cd, NULL, NULL, NULL, NULL);
+	return same;
+}
+
+/*
+ * Convert with iconv; each byte it cannot convert becomes U+FFFD. -1 when
+ * iconv does not know the charset or it does not read ASCII as ASCII.
+ */
 static int
 conviconv(const char *cs, const char *s, size_t n, struct obuf *o)
 {
@@ -245,6 +281,10 @@ conviconv(const char *cs, const char *s, size_t n, struct obuf *o)
 
 	if ((cd = iconv_open("UTF-8", cs)) == (iconv_t)-1)
 		return -1;
+	if (!readsascii(cd)) {
+		iconv_close(cd);
+		return -1;
+	}
 	o->n = 0;
 	while (inleft > 0) {
 		outp = obuf_room(o, inleft * 2 + 16);
@@ -1096,7 +1136,8 @@ parse(struct html *h, const char *s, size_t n)
 void
 html_parse(struct html *h, const char *s, size_t n)
 {
-	char buf[64];
+	char buf[MAXLABEL + 1];
+	struct obuf fixed;
 	const char *cs;
 	size_t bad;
 
@@ -1109,6 +1150,13 @@ html_parse(struct html *h, const char *s, size_t n)
 		return;
 	} else if ((cs = prescan(s, n, buf, sizeof buf)) &&
 	    conviconv(cs, s, n, &h->conv) == 0) {
+		/* what iconv writes is checked too: some converters write 5- and 6-byte forms */
+		if ((bad = utf8valid((const unsigned char *)h->conv.p, h->conv.n)) < h->conv.n) {
+			fixed = h->conv;
+			memset(&h->conv, 0, sizeof h->conv);
+			utf8fix(fixed.p, fixed.n, bad, &h->conv);
+			free(fixed.p);
+		}
 		parse(h, h->conv.p, h->conv.n);
 		return;
 	}
@@ -1273,5 +1321,7 @@ html_free(struct html *h)
 	free(h->x);
 	free(h->skip);
 	free(h->tl);
+	free(h->para);
+	free(h->lost);
 	memset(h, 0, sizeof *h);
 }

@@ -49,6 +49,9 @@ struct html {
 	size_t skipcap;
 	uint32_t *tl;		/* text nodes: length and commas (textlen), when known */
 	size_t tlcap;
+	uint32_t *para;		/* the paragraph of each node (skipcap of them) */
+	void *lost;		/* extraction's stack of lost stats */
+	size_t lostcap;
 };
 
 /*

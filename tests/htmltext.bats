@@ -101,6 +101,23 @@ rec() {
 	check 0 'p1\tcaf\303\251 \342\200\234quoted\342\200\235 \342\202\254\np2\tna\303\257ve\np3\tcaf\303\251\np4\tcaf\303\251\np5\tcaf\357\277\275\n' '' htmltext -aH in
 }
 
+@test "htmltext: charsets read in wide units or named with iconv suffixes are UTF-8; what iconv writes is checked" {
+	# iconv wrote 5- and 6-byte forms for the first five, read the page in
+	# 32-bit units for utf-32 and 16-bit units for ucs-2 and unicode;
+	# iso-ir-193, a name of iconv's UTF-8, passes 5- and 6-byte forms: only
+	# the check of iconv's output catches it
+	local cs i=0 r='\357\277\275' want=
+	for cs in ucs-4 wchar_t ISO-10646/UTF8/ utf-8//ignore UCS-4LE utf-32 ucs-2 \
+	    unicode iso-ir-193 utf-8//translit; do
+		i=$((i + 1))
+		printf 'p%d\t<meta charset="%s"><p>ab\374\204\200\200\200\200cd \370\210\200\200\200\n' \
+		    "$i" "$cs" >>in
+		want="${want}p$i\\tab$r$r$r$r$r${r}cd $r$r$r$r$r\\n"
+	done
+	check 0 "$want" '' htmltext -H in
+	check 0 "$want" '' htmltext -aH in
+}
+
 @test "htmltext: a BOM wins over meta; UTF-16" {
 	printf 'p1\t\357\273\277<meta charset=windows-1252><p>caf\303\251\n' >in
 	printf 'p2\t\377\376<\000p\000>\000h\000\351\000!\000\n' >>in
@@ -166,6 +183,24 @@ rec() {
 		printf "deep"; for (i = 0; i < 1000000; i++) printf "</div>"; print "<p>after" }' >in
 	check 0 'p\tdeep\\n\\nafter\n' '' htmltext -a in
 	check 0 'p\tdeep\\n\\nafter\n' '' htmltext in
+}
+
+@test "htmltext: form controls flooding deep nesting: linear time, small constant" {
+	# 20 pages of 65,000 inputs under 250 divs, 5000 divs, 83 tables, or
+	# 250 divs with a hint: each input dropped from the content was
+	# subtracted from every ancestor, and all tries ran: 7 s of CPU, now
+	# 0.25 s. The CPU limit is 8 times that (40 times under sanitizers).
+	awk 'BEGIN { for (r = 0; r < 20; r++) { printf "p%d\t", r
+		if (r % 4 == 0) for (i = 0; i < 250; i++) printf "<div>"
+		if (r % 4 == 1) for (i = 0; i < 5000; i++) printf "<div>"
+		if (r % 4 == 2) for (i = 0; i < 83; i++) printf "<table><tr><td>"
+		if (r % 4 == 3) for (i = 0; i < 250; i++) printf "<div class=content>"
+		for (i = 0; i < 65000; i++) printf "<input>"
+		print "" } }' >in
+	awk 'BEGIN { for (r = 0; r < 20; r++) printf "p%d\t\n", r }' >want
+	limit=2
+	[ -z "${SIMTOOL_SAN:-}" ] || limit=10
+	cmpout 0 want /dev/null sh -c "ulimit -t $limit && htmltext in"
 }
 
 @test "htmltext: a 20 MB page in 300 MB of virtual memory" {
