@@ -1,5 +1,5 @@
 /*
- * extract.c: the main content of a parsed page (html.h).
+ * extract.c: the main content of a parsed page (html.h, html_int.h).
  *
  * In the manner of Readability: each paragraph (an element with text of its
  * own) scores by its length and commas, less its links; the score goes to
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
+#include "html_int.h"
 
 /* The pruning rules, dropped one by one while the result is short. */
 enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
