@@ -46,7 +46,7 @@ struct html {
 	size_t maxnodes;	/* past this many nodes, elements melt into their parent */
 	void *x;		/* extraction's working arrays (html_extract) */
 	size_t xcap;
-	unsigned char *skip;
+	unsigned char *skip;	/* extraction: 1 for the nodes it drops */
 	size_t skipcap;
 	uint32_t *tl;		/* text nodes: length and commas (textlen), when known */
 	size_t tlcap;
