@@ -4,20 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entities.h"
+#include "html_entities.h"
 #include "html_int.h"
 
 _Static_assert(TAG_N <= 128, "nopen has a slot per tag");
 
 const unsigned char html_tagprops[TAG_N] = {
 #define T(id, name, props) props,
-#include "htmltags.h"
+#include "html_tags.h"
 #undef T
 };
 
 static const char *const tagnames[TAG_N] = {
 #define T(id, name, props) name,
-#include "htmltags.h"
+#include "html_tags.h"
 #undef T
 };
 

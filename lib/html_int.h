@@ -76,7 +76,7 @@ enum {
 
 enum tag {
 #define T(id, name, props) id,
-#include "htmltags.h"
+#include "html_tags.h"
 #undef T
 	TAG_N
 };

@@ -1,5 +1,5 @@
 /*
- * extract.c: the main content of a parsed page (html.h, html_int.h).
+ * html_extract.c: the main content of a parsed page (html.h, html_int.h).
  *
  * In the manner of Readability: each paragraph (an element with text of its
  * own) scores by its length and commas, less its links; the score goes to
