@@ -12,7 +12,7 @@
 
 static int aflag;		/* all visible text, no pruning */
 static int Hflag;		/* every record is HTML, no sniffing */
-static struct html doc;
+static struct html *doc;
 static struct obuf text;	/* a page's text */
 static struct obuf out;		/* page records, written a block at a time */
 
@@ -25,11 +25,11 @@ convert(const char *s, size_t n)
 		obuf_add(&text, s, n);
 		return;
 	}
-	html_parse(&doc, s, n);
+	html_parse(doc, s, n);
 	if (aflag)
-		html_all(&doc, &text);
+		html_all(doc, &text);
 	else
-		html_extract(&doc, &text);
+		html_extract(doc, &text);
 }
 
 /*
@@ -143,6 +143,7 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	setupstdout();
+	doc = html_new();
 	if (argc == 0)
 		ret |= htmltext("-");
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)

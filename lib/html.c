@@ -1,23 +1,23 @@
-/* html.c: the tolerant HTML parser and the text renderer (html.h). */
+/* html.c: the tolerant HTML parser and the text renderer (html.h, html_int.h). */
 #include <errno.h>
 #include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "entities.h"
-#include "html.h"
+#include "html_entities.h"
+#include "html_int.h"
 
 _Static_assert(TAG_N <= 128, "nopen has a slot per tag");
 
 const unsigned char html_tagprops[TAG_N] = {
 #define T(id, name, props) props,
-#include "htmltags.h"
+#include "html_tags.h"
 #undef T
 };
 
 static const char *const tagnames[TAG_N] = {
 #define T(id, name, props) name,
-#include "htmltags.h"
+#include "html_tags.h"
 #undef T
 };
 
@@ -1312,9 +1312,17 @@ html_all(struct html *h, struct obuf *out)
 	html_render(h, 1, (uint32_t)h->nn, NULL, out);
 }
 
+struct html *
+html_new(void)
+{
+	return ecalloc(1, sizeof(struct html));
+}
+
 void
 html_free(struct html *h)
 {
+	if (h == NULL)
+		return;
 	free(h->n);
 	free(h->text.p);
 	free(h->conv.p);
@@ -1323,5 +1331,5 @@ html_free(struct html *h)
 	free(h->tl);
 	free(h->para);
 	free(h->lost);
-	memset(h, 0, sizeof *h);
+	free(h);
 }

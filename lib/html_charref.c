@@ -1,7 +1,7 @@
-/* charref.c: HTML character references (entities.h). */
+/* html_charref.c: HTML character references (html_entities.h). */
 #include <string.h>
 
-#include "entities.h"
+#include "html_entities.h"
 #include "util.h"
 
 /* What the numeric references 0x80-0x9F stand for (windows-1252). */

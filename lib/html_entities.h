@@ -1,6 +1,9 @@
-/* entities.h: HTML character references (the table is lib/entities.c, generated). */
-#ifndef ENTITIES_H
-#define ENTITIES_H
+/*
+ * html_entities.h: HTML character references, internal to the html module
+ * (the table is html_entities.c, generated; the decoder html_charref.c).
+ */
+#ifndef HTML_ENTITIES_H
+#define HTML_ENTITIES_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * extract.c: the main content of a parsed page (html.h).
+ * html_extract.c: the main content of a parsed page (html.h, html_int.h).
  *
  * In the manner of Readability: each paragraph (an element with text of its
  * own) scores by its length and commas, less its links; the score goes to
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
+#include "html_int.h"
 
 /* The pruning rules, dropped one by one while the result is short. */
 enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
@@ -36,9 +36,8 @@ struct xs {
 	uint8_t cand;
 };
 
-/* The stats of element i (its ordinal is kept in its off), and the skip flags by node. */
+/* The stats of element i (its ordinal is kept in its off). */
 #define X(i) x[h->n[i].off]
-static unsigned char *skip;
 
 static int
 isws(int c)
@@ -182,18 +181,18 @@ stats(struct html *h, struct xs *x, int flags)
 	enum tag t;
 
 	memset(x, 0, (h->ne + 1) * sizeof *x);
-	skip[0] = 0;
+	h->skip[0] = 0;
 	/* STRIP: subtrees with negative hints are gone before scoring */
 	for (i = 1; i < h->nn; i++) {
 		nd = &h->n[i];
-		skip[i] = skip[nd->parent];
+		h->skip[i] = h->skip[nd->parent];
 		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0)
-			skip[i] = 1;
+			h->skip[i] = 1;
 	}
 	/* children come after their parent: sums from the last node back */
 	for (i = (uint32_t)h->nn; i-- > 1;) {
 		nd = &h->n[i];
-		if (skip[i])
+		if (h->skip[i])
 			continue;
 		t = (enum tag)nd->tag;
 		if (nd->flags & HF_TEXT) {
@@ -234,7 +233,7 @@ score(struct html *h, struct xs *x, int flags)
 
 	for (i = 1; i < h->nn; i++) {
 		nd = &h->n[i];
-		if (skip[i] || (nd->flags & HF_TEXT) || X(i).olen < 25)
+		if (h->skip[i] || (nd->flags & HF_TEXT) || X(i).olen < 25)
 			continue;
 		own = X(i).olen ? 1 - (float)X(i).ollen / (float)X(i).olen : 1;
 		ps = (1 + (float)X(i).ocommas + (float)(X(i).olen / 100 < 3 ? X(i).olen / 100 : 3)) * own;
@@ -350,7 +349,7 @@ siblings(const struct html *h, struct xs *x, uint32_t top)
 		threshold = 10;
 	for (s = h->n[p].first; s; s = h->n[s].next) {
 		keep = s == top;
-		if (!keep && !(h->n[s].flags & HF_TEXT) && !skip[s]) {
+		if (!keep && !(h->n[s].flags & HF_TEXT) && !h->skip[s]) {
 			bonus = h->n[s].klass && h->n[s].klass == h->n[top].klass ?
 			    X(top).score * 0.2f : 0;
 			if (X(s).cand && X(s).score + bonus >= threshold)
@@ -366,7 +365,7 @@ siblings(const struct html *h, struct xs *x, uint32_t top)
 			}
 		}
 		if (!keep)
-			skip[s] = 1;
+			h->skip[s] = 1;
 	}
 }
 
@@ -472,11 +471,11 @@ clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, in
 			continue;
 		if ((has = sp > 0 && st[sp - 1].node == i))
 			sum = st[--sp].sum;
-		if (!skip[i] && i != top) {
+		if (!h->skip[i] && i != top) {
 			if (has)
 				substats(&X(i), &sum);
 			if (boilerplate(h, x, i, flags)) {
-				skip[i] = 1;
+				h->skip[i] = 1;
 				if (has)
 					addstats(&sum, &X(i));
 				else
@@ -516,7 +515,7 @@ attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
 		to = h->n[h->n[top].parent].end;
 	}
 	clean(h, x, from, to, top, flags);
-	html_render(h, from, to, skip, out);
+	html_render(h, from, to, h->skip, out);
 }
 
 /*
@@ -647,7 +646,6 @@ html_extract(struct html *h, struct obuf *out)
 		h->para[i] = html_tagprops[h->n[i].tag] & (TP_BLOCK | TP_CELL) ?
 		    i : h->para[h->n[i].parent];
 	x = h->x;
-	skip = h->skip;
 	hintheadings(h);
 	/* a rule with no hint to act on makes a try the same as the one before */
 	same[1] = !hashint(h, 1);

@@ -1,4 +1,4 @@
-/* htmltags.h: the elements the parser knows, T(id, name, properties). */
+/* html_tags.h: the elements the parser knows, T(id, name, properties). */
 #define B TP_BLOCK
 #define V TP_VOID
 #define R TP_RAW
