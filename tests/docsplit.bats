@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]\n'
+u='usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]\n'
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -539,4 +539,89 @@ b'
 	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in
 	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 64)\n" docsplit -f -p 0/0 in
 	check 2 '' "docsplit: parts '65' is too large (allowed: 1 to 64)\n" docsplit -f -p 0/65 in
+}
+
+# ---- Listing (-n): one walk, dealt out to parts ----
+
+@test "docsplit -n: the paths a -f run reads, each ended by NUL" {
+	mkdir -p d/a d/empty
+	printf 1 >d/a/x
+	printf 2 >$'d/-t\tab'
+	printf 3 >$'d/new\nline'
+	printf 4 >e
+	printf 5 >-lead
+	ln -s nowhere d/dangling
+	ln -s ../e d/link
+	ln -s a d/dirlink
+	mkfifo d/fifo
+	# a directory is listed as its files; a dangling link is reported once
+	check 1 'd/-t\tab\0d/a/x\0d/link\0d/new\nline\0e\0-lead\0' \
+		'docsplit: d/dangling: No such file or directory\ndocsplit: nope: No such file or directory\n' \
+		docsplit -n -- d e nope -lead
+	check 1 'd/-t\tab\0d/a/x\0d/link\0d/new\nline\0e\0-lead\0' \
+		'docsplit: d/dangling: No such file or directory\ndocsplit: nope: No such file or directory\n' \
+		docsplit -fn -- d e nope -lead
+	# links given as operands are followed, to files and directories
+	ln -s d top
+	check 0 'top/a/x\0d/link\0' '' docsplit -n top/a d/link
+}
+
+@test "docsplit -n: an unreadable directory is reported as a -f run reports it" {
+	needasuser
+	mkdir -p d/no d/yes
+	printf a >d/no/f
+	printf b >d/yes/f
+	chmod 000 d/no
+	check 1 'd/yes/f\0' 'docsplit: d/no: Permission denied\n' asuser docsplit -n d
+}
+
+@test "docsplit -n -0, -n -l: the paths of lists; - in a list is a file" {
+	mkdir d
+	printf 1 >d/x
+	printf 2 >./-
+	printf 3 >f
+	printf 'f\n\nd\n-\nmissing\n' >list
+	check 1 'f\0d/x\0-\0' 'docsplit: missing: No such file or directory\n' docsplit -nl list
+	printf 'd\0-\0' | check 0 'd/x\0-\0' '' docsplit -n0
+	# and read back, a - in the list is the same file
+	printf 'd\0-\0' | docsplit -n0 >paths
+	check 0 'd/x\t1\n-\t2\n' '' docsplit -0f paths
+}
+
+@test "docsplit -n: usage" {
+	check 2 '' 'docsplit: -n: no file operand (standard input cannot be listed)\n' docsplit -n
+	check 2 '' 'docsplit: -n: standard input cannot be listed\n' docsplit -n a - b
+	check 2 '' "$u" docsplit -nj d
+	check 2 '' "$u" docsplit -nf -p 0/2 d
+}
+
+@test "docsplit -n: parts of its list read disjoint files and interleave into one run" {
+	local i
+	mkdir -p d/x d/y/z
+	for i in $(seq 10 49); do printf "$i" >"d/x/$i"; done
+	for i in $(seq 50 69); do printf "$i" >"d/y/z/$i"; done
+	printf 'tab' >$'d/t\tb'
+	ln -s nowhere d/y/dangling
+	printf e >e
+	docsplit -f d e >one 2>one.err && false
+	docsplit -n d e >list 2>list.err && false
+	[ "$(cat list.err)" = "docsplit: d/y/dangling: No such file or directory" ]
+	cmp one.err list.err
+	for i in 0 1 2; do
+		check 0 '' '' sh -c "docsplit -0f -p $i/3 list >p$i"
+	done
+	paste -d '\n' p0 p1 p2 | grep -v '^$' >merged
+	cmp merged one
+	[ "$(cat p0 p1 p2 | wc -l)" -eq 62 ]
+	[ "$(cut -f1 p0 p1 p2 | sort | uniq -d | wc -l)" -eq 0 ]
+}
+
+@test "docsplit -0 -p: a list entry is one file to deal, a directory is walked by its part" {
+	mkdir d
+	printf 1 >d/a
+	printf 2 >d/b
+	printf 3 >f
+	printf 'd\0f\0' >list
+	check 0 'd/a\t1\nd/b\t2\n' '' docsplit -0f -p 0/2 list
+	check 0 'f\t3\n' '' docsplit -0f -p 1/2 list
 }
