@@ -245,6 +245,7 @@ walkentry(const char *path)
 {
 	struct stat st;
 	struct rdr r;
+	int fd;
 
 	if (lstat(path, &st) < 0) {
 		weprintf("%s:", path);
@@ -260,8 +261,10 @@ walkentry(const char *path)
 		return 0;
 	if (listonly)
 		return putpath(path);
-	if (rdr_open(&r, path) < 0)
+	/* it may have changed since lstat: a FIFO now must not block the walk */
+	if ((fd = rdr_opendoc(path, 0)) < 0)
 		return 1;
+	rdr_fdopen(&r, fd, path);
 	return readfile(&r, path);
 }
 
@@ -330,6 +333,7 @@ dopath(const char *path, const char *id)
 {
 	struct stat st;
 	struct rdr r;
+	int fd, dirok = 1;
 
 	if (listonly) {
 		if (stat(path, &st) < 0) {
@@ -338,16 +342,23 @@ dopath(const char *path, const char *id)
 		}
 		return S_ISDIR(st.st_mode) ? walk(path) : putpath(id);
 	}
-	/* with parts, a file (not a directory) that is another part's is not opened */
-	if (parts > 1 && !(strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) &&
-	    !mine())
-		return 0;
-	if (rdr_open(&r, path) < 0)
-		return 1;
-	if (r.fd != 0 && fstat(r.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		rdr_close(&r);
-		return walk(path);
+	/*
+	 * With parts, a directory is walked, a file numbered, and not opened
+	 * if another part's; one that turned into a directory since is no
+	 * file to read.
+	 */
+	if (parts > 1 && dealing) {
+		if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return walk(path);
+		if (!mine())
+			return 0;
+		dirok = 0;
 	}
+	if ((fd = rdr_opendoc(path, dirok)) == RDR_DIR)
+		return walk(path);
+	if (fd < 0)
+		return 1;
+	rdr_fdopen(&r, fd, path);
 	return readfile(&r, id);
 }
 
