@@ -293,6 +293,23 @@ load faults
 	echo "# $rounds runs, $hits met a FIFO" >&3
 }
 
+@test "docsplit: with standard input closed, descriptor 0 is a file like any other" {
+	mkdir -p d/sub
+	printf x >d/a
+	printf y >d/sub/b
+	printf 'A\na' >p
+	printf 'd\0p\0' >list
+	# open(2) gives a file descriptor 0: it was taken for standard input,
+	# so an operand directory was read as a file and the file left open
+	check 0 'd/a\tx\nd/sub/b\ty\n' '' docsplit -f d <&-
+	check 0 'd/a\tx\nd/sub/b\ty\nd/a\tx\nd/sub/b\ty\n' '' docsplit -f d/ d <&-
+	check 0 'd/a\tx\nd/sub/b\ty\np\tA\\na\n' '' docsplit -0f list <&-
+	check 0 'A\ta\nA\ta\n' '' docsplit p p <&-
+	check 1 '' 'docsplit: <stdin>: read error: Bad file descriptor\n' docsplit - <&-
+	# and a file read at descriptor 0 is closed, not standard input after
+	check 1 'p\tA\\na\n-\t\n' 'docsplit: <stdin>: read error: Bad file descriptor\n' docsplit -f p - <&-
+}
+
 @test "docsplit -f: an unreadable file is reported and skipped" {
 	needasuser
 	mkdir d
