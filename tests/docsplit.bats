@@ -327,6 +327,8 @@ load faults
 	printf b >d/yes/f
 	chmod 000 d/no
 	check 1 'd/yes/f\tb\n' 'docsplit: d/no: Permission denied\n' asuser docsplit -f d
+	# and so by -n
+	check 1 'd/yes/f\0' 'docsplit: d/no: Permission denied\n' asuser docsplit -n d
 }
 
 @test "docsplit -f: a missing operand is reported, the others still come out" {
@@ -616,15 +618,6 @@ b'
 	# links given as operands are followed, to files and directories
 	ln -s d top
 	check 0 'top/a/x\0d/link\0' '' docsplit -n top/a d/link
-}
-
-@test "docsplit -n: an unreadable directory is reported as a -f run reports it" {
-	needasuser
-	mkdir -p d/no d/yes
-	printf a >d/no/f
-	printf b >d/yes/f
-	chmod 000 d/no
-	check 1 'd/yes/f\0' 'docsplit: d/no: Permission denied\n' asuser docsplit -n d
 }
 
 @test "docsplit -n -0, -n -l: the paths of lists; - in a list is a file" {
