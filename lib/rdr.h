@@ -7,6 +7,7 @@
 
 struct rdr {
 	int fd;
+	int isstdin;		/* opened as "-": rdr_close leaves fd open */
 	const char *name;	/* for diagnostics: the path, or "<stdin>" */
 	char *buf;
 	size_t cap, pos, end;
@@ -17,7 +18,25 @@ struct rdr {
 
 /* Open path ("-" is stdin). On failure print a diagnostic and return -1. */
 int rdr_open(struct rdr *r, const char *path);
-/* Read the open descriptor fd, named path ("-" for stdin), which rdr_close closes. */
+
+enum { RDR_DIR = -2 };
+
+/*
+ * Open a document, a file that must be regular, for rdr_fdopen, and
+ * never block: a FIFO (or device) put in its place after the caller
+ * looked would block open(2) for good, so it is opened O_NONBLOCK,
+ * fstat(2)ed, and O_NONBLOCK is cleared only if it is a regular file.
+ * Returns the descriptor; "-" is standard input, taken whatever it is;
+ * a directory, with dirok, gives RDR_DIR and is left closed for the
+ * caller to walk; anything else is reported ("path: not a regular
+ * file") and gives -1, as does a failure to open it.
+ */
+int rdr_opendoc(const char *path, int dirok);
+/*
+ * Read the open descriptor fd, named path, which rdr_close closes; path
+ * "-" alone means standard input (named "<stdin>", left open), never the
+ * number of fd: with descriptor 0 closed, open(2) gives 0 to a file.
+ */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /* Close; returns 1 if a read error happened, else 0. */
 int rdr_close(struct rdr *r);
