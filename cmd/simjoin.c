@@ -12,6 +12,7 @@
 #include "esc.h"
 #include "radix.h"
 #include "rdr.h"
+#include "siphash.h"
 #include "sketch.h"
 #include "uf.h"
 #include "util.h"
@@ -139,11 +140,14 @@ loadparts(char **paths, int n)
 
 /*
  * Hashes held by more than one sketch, with their counts: an open-addressing
- * table (the hashes are keyed, so their low bits spread); every other hash
- * is held by one sketch.
+ * table; every other hash is held by one sketch. A hash is placed by its
+ * SipHash under a key drawn for the run (sip_runkey): sketches are input,
+ * and forged ones whose hashes share their low bits would otherwise crowd
+ * one run of slots.
  */
 static struct { uint64_t h; uint64_t n; } *shared;
 static size_t sharedmask;
+static uint64_t sharedk0, sharedk1;
 static int haszero;		/* the hash 0 is shared: 0 marks an empty slot */
 static uint64_t zerocount;
 static uint64_t *reach;		/* each sketch's largest hash it could hold, sorted */
@@ -152,6 +156,13 @@ static unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
 static float *wv;		/* the weights of hv, 0 until a document's are needed */
 
 #define PASSES	16	/* work in parts of 1/16 of the hashes, by their low bits */
+
+/* The first slot of h. */
+static size_t
+sharedplace(uint64_t h)
+{
+	return (size_t)siphash13_u64(sharedk0, sharedk1, h) & sharedmask;
+}
 
 static void
 addshared(uint64_t h, uint64_t n)
@@ -163,7 +174,7 @@ addshared(uint64_t h, uint64_t n)
 		zerocount = n;
 		return;
 	}
-	for (i = h & sharedmask; shared[i].h; i = (i + 1) & sharedmask)
+	for (i = sharedplace(h); shared[i].h; i = (i + 1) & sharedmask)
 		;
 	shared[i].h = h;
 	shared[i].n = n;
@@ -178,7 +189,7 @@ count(uint64_t h)
 		return haszero ? zerocount : 1;
 	if (!shared)
 		return 1;
-	for (i = h & sharedmask; shared[i].h; i = (i + 1) & sharedmask)
+	for (i = sharedplace(h); shared[i].h; i = (i + 1) & sharedmask)
 		if (shared[i].h == h)
 			return shared[i].n;
 	return 1;
@@ -224,6 +235,8 @@ countshared(void)
 	if (ndup) {
 		shared = ecalloc(cap, sizeof *shared);
 		sharedmask = cap - 1;
+		sharedk0 = sip_runkey(5);
+		sharedk1 = sip_runkey(6);
 		for (i = 0; i < ndup; i += 2)
 			addshared(dup[i], dup[i + 1]);
 	}

@@ -248,3 +248,20 @@ simjoin: bad.sk:15: $badlist
 	check 0 'd0\n' '' simjoin -u same.sk
 	check 0 '3000 1\n' '' sh -c "simjoin -g same.sk | awk -F'\t' '\$2 == \"d0\" { n++ } END { print n, NR == n }'"
 }
+
+# Forged sketches whose shared hashes have their low 20 bits 0: 262144
+# hashes, each in two sketches (9 MB). Placed by those bits, the table of
+# shared hashes was one run of slots: about 120 s of CPU time; placed by a
+# keyed hash, 0.2 s (a few seconds under sanitizers). A CPU limit, not a
+# clock, so that a busy machine cannot fail it.
+@test "simjoin: forged shared hashes do not flood its table (CPU limit)" {
+	awk 'BEGIN { for (g = 0; g < 1024; g++) for (c = 0; c < 2; c++) {
+		printf "g%d-%d\t256\t", g, c
+		for (k = 0; k < 256; k++) printf "%s%011x00000", k ? " " : "", g * 256 + k + 1
+		printf "\n" } }' >flood.sk
+	run --separate-stderr sh -c 'ulimit -t 5 && exec simjoin flood.sk'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "${#lines[@]}" -eq 1024 ]
+	[ "${lines[1023]}" = "g1023-0	g1023-1	1.0000" ]
+}
