@@ -27,14 +27,15 @@ reset(void)
 	free(hv);
 	free(wv);
 	free(shared);
+	free(post);
 	free(reach);
 	free(reachidx);
 	shared = NULL;
+	post = NULL;
 	reach = NULL;
 	reachidx = NULL;
 	sharedmask = 0;
-	haszero = 0;
-	zerocount = 0;
+	memset(&zeroslot, 0, sizeof zeroslot);
 	idoff = NULL;
 	nsh = NULL;
 	hoff = NULL;
@@ -63,6 +64,39 @@ struct pair {
 	uint32_t a, b;
 	double sim;
 };
+
+/* The candidates as candidates() gives them, and the pairs among them. */
+struct pairs {
+	struct pair *p;
+	size_t n, cap, ncand;
+	uint32_t lasta, lastb;
+};
+
+static void
+visitpair(uint32_t a, uint32_t b, void *ctx)
+{
+	struct pairs *ps = ctx;
+	uint32_t first = qfile ? b : a, second = qfile ? a : b;
+	double sim;
+
+	/* distinct and in output order */
+	if (ps->ncand > 0 && (first < ps->lasta || (first == ps->lasta && second <= ps->lastb)))
+		abort();
+	ps->lasta = first;
+	ps->lastb = second;
+	ps->ncand++;
+	if (a >= b || b >= ndocs || (qfile && b < ncoll))
+		abort();
+	if (!similar(a, b, &sim))
+		return;
+	if (!(sim >= 0 && sim <= 1))
+		abort();
+	egrow(&ps->p, &ps->cap, ps->n + 1, sizeof *ps->p);
+	ps->p[ps->n].a = a;
+	ps->p[ps->n].b = b;
+	ps->p[ps->n].sim = sim;
+	ps->n++;
+}
 
 static void
 oracle(const struct pair *p, size_t np)
@@ -97,9 +131,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct fuzzin in;
-	struct pair *pairs;
-	uint64_t *cand;
-	size_t npairs, ncand, i, doc;
+	struct pairs ps = { NULL, 0, 0, 0, 0, 0 };
+	size_t i, doc;
 
 	fuzz_begin(&in, d, n, 2);
 	gflag = in.o2 & 1;
@@ -132,31 +165,12 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			if (!(w[i] > 0 && w[i] <= 1))
 				abort();
 	}
-	cand = candidates(&ncand);
-	pairs = ecalloc(ncand ? ncand : 1, sizeof *pairs);
-	for (i = npairs = 0; i < ncand; i++) {
-		uint32_t hi = (uint32_t)(cand[i] >> 32), lo = (uint32_t)cand[i];
-		uint32_t a = qfile ? lo : hi, b = qfile ? hi : lo;
-
-		/* distinct and in output order */
-		if (i > 0 && cand[i] <= cand[i - 1])
-			abort();
-		if (a >= b || b >= ndocs || (qfile && b < ncoll))
-			abort();
-		if (!similar(a, b, &pairs[npairs].sim))
-			continue;
-		if (!(pairs[npairs].sim >= 0 && pairs[npairs].sim <= 1))
-			abort();
-		pairs[npairs].a = a;
-		pairs[npairs].b = b;
-		npairs++;
-	}
+	candidates(visitpair, &ps);
 	if (ndocs <= RUNMAX)
-		oracle(pairs, npairs);
-	report(cand, ncand);
+		oracle(ps.p, ps.n);
+	report();
 	fflush(stdout);
-	free(pairs);
-	free(cand);
+	free(ps.p);
 	reset();
 	return 0;
 }

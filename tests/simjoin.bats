@@ -249,6 +249,53 @@ simjoin: bad.sk:15: $badlist
 	check 0 '3000 1\n' '' sh -c "simjoin -g same.sk | awk -F'\t' '\$2 == \"d0\" { n++ } END { print n, NR == n }'"
 }
 
+# skip under the sanitizers, whose shadow memory and quarantine are not
+# simjoin's, and without /usr/bin/time
+need_rss() {
+	if [ -n "${ASAN_OPTIONS-}" ] || [ -n "${UBSAN_OPTIONS-}" ]; then
+		skip "peak memory is not measured under the sanitizers"
+	fi
+	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
+}
+
+# rssbound DOCS HASHES IDBYTES: simjoin(1)'s bound on memory, in kB: 60
+# bytes a hash, 200 bytes a document, the IDs and 4 MB.
+rssbound() {
+	echo $(((4194304 + 60 * $2 + 200 * $1 + $3) / 1024))
+}
+
+# Every pair of a sixteenth of the hashes was gathered before duplicates
+# went: 5000 copies of a page took 77 MB (100000 of a page of 128 hashes:
+# 1.6 GB), now 5 MB; the bound is 15 MB.
+@test "simjoin: 5000 copies of a page stay within the memory bound" {
+	need_rss
+	awk 'BEGIN { for (i = 1; i <= 96; i++) printf "w%d ", i }' |
+		sed 's/^/page\t/' | sketch -n 32 >page.sk
+	awk -F'\t' '{ for (d = 1; d <= 5000; d++) printf "c%d\t%s\t%s\n", d, $2, $3 }' page.sk >copies.sk
+	run --separate-stderr /usr/bin/time -f %M -o rss sh -c 'simjoin copies.sk >pairs'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$(wc -l <pairs)" -eq $((128 * 4999 - 128 * 127 / 2)) ]
+	[ "$(head -n 1 pairs)" = "c1	c2	1.0000" ]
+	[ "$(cat rss)" -le "$(rssbound 5000 $((5000 * 32)) "$(cut -f 1 copies.sk | wc -c)")" ]
+}
+
+# Forged sketches whose 32 candidate hashes are all in one sixteenth
+# (their low bits 0) and in every sketch: 4096 candidates a document at
+# once, 65 kB; 5000 of them took 323 MB, now 7 MB; the bound is 24 MB.
+@test "simjoin: forged sketches with every candidate hash shared stay within the memory bound" {
+	need_rss
+	awk 'BEGIN { for (d = 0; d < 5000; d++) { printf "f%d\t1000\t", d
+		for (j = 1; j <= 32; j++) printf "%015x0 ", j
+		for (k = 0; k < 32; k++) printf "%s1%07x%08x", k ? " " : "", d, k
+		printf "\n" } }' >forged.sk
+	run --separate-stderr /usr/bin/time -f %M -o rss simjoin forged.sk
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "" ]
+	[ "$(cat rss)" -le "$(rssbound 5000 $((5000 * 64)) "$(cut -f 1 forged.sk | wc -c)")" ]
+}
+
 # Forged sketches whose shared hashes have their low 20 bits 0: 262144
 # hashes, each in two sketches (9 MB). Placed by those bits, the table of
 # shared hashes was one run of slots: about 120 s of CPU time; placed by a
