@@ -16,6 +16,7 @@
 #include "sketch.h"
 #include "uf.h"
 #include "util.h"
+#include "wtab.h"
 
 #define PREFIX	32	/* hashes of each sketch that make candidates */
 #define RUNMAX	128	/* documents sharing a hash paired with each other */
@@ -41,6 +42,60 @@ static size_t ndocs, doccap, nhv, hvcap, ncoll;
 static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
+/*
+ * The IDs of the input being read (the collection, or the queries): an ID
+ * is a key, held once in each. By wtab id: where each was first seen.
+ */
+static struct wtab seen;
+static const char **seenfile;
+static uintmax_t *seenline;
+static size_t seencap;
+
+/* Start an input: no ID seen yet. */
+static void
+seenreset(void)
+{
+	wtab_free(&seen);
+	wtab_init(&seen);
+}
+
+static void
+seendone(void)
+{
+	wtab_free(&seen);
+	free(seenfile);
+	free(seenline);
+	seenfile = NULL;
+	seenline = NULL;
+	seencap = 0;
+}
+
+/*
+ * Whether the ID s[0..n) read at r's line was seen before in this input
+ * (said); else it is now.
+ */
+static int
+duplicate(struct rdr *r, const char *s, size_t n)
+{
+	size_t before = seen.n;
+	uint32_t id = wtab_intern(&seen, s, n);
+
+	if (seen.n == before) {
+		weprintf("%s:%ju: duplicate ID (first at %s:%ju): skipped", r->name, r->lineno,
+		    seenfile[id], seenline[id]);
+		return 1;
+	}
+	if (id == seencap) {
+		size_t cap = seencap;
+
+		egrow(&seenfile, &cap, id + 1, sizeof *seenfile);
+		egrow(&seenline, &seencap, id + 1, sizeof *seenline);
+	}
+	seenfile[id] = r->name;
+	seenline[id] = r->lineno;
+	return 0;
+}
+
 /* Add the sketch record line[0..n) of r to the documents; 1 if it is bad (said). */
 static int
 loadline(struct rdr *r, char *line, size_t n)
@@ -60,6 +115,8 @@ loadline(struct rdr *r, char *line, size_t n)
 		    r->name, r->lineno, s.n, size ? size : maxwhole);
 		return 1;
 	}
+	if (duplicate(r, s.id, s.idlen))
+		return 1;
 	if (ndocs == UINT32_MAX - 1)
 		eprintf("%s:%ju: too many documents", r->name, r->lineno);
 	if (ndocs == doccap) {
@@ -87,6 +144,37 @@ loadline(struct rdr *r, char *line, size_t n)
 		maxwhole = s.n;
 	ndocs++;
 	return 0;
+}
+
+/*
+ * -q: a document of the collection whose ID is a query's is replaced by
+ * the query (as neardup -a replaces it in a state): dropped before
+ * anything is counted, so that a batch asked again against a collection
+ * that holds it is answered as the first time. seen holds the queries' IDs.
+ */
+static void
+replace(void)
+{
+	size_t d, kept = 0, idn = 0, hvn = 0, len;
+
+	for (d = 0; d < ndocs; d++) {
+		len = (d + 1 < ndocs ? idoff[d + 1] : ids.n) - idoff[d];
+		if (d < ncoll && wtab_find(&seen, ids.p + idoff[d], len) != WTAB_NONE)
+			continue;
+		memmove(ids.p + idn, ids.p + idoff[d], len);
+		idoff[kept] = idn;
+		idn += len;
+		memmove(hv + hvn, hv + hoff[d], hn[d] * sizeof *hv);
+		hoff[kept] = hvn;
+		hvn += hn[d];
+		nsh[kept] = nsh[d];
+		hn[kept] = hn[d];
+		kept++;
+	}
+	ncoll -= ndocs - kept;
+	ndocs = kept;
+	ids.n = idn;
+	nhv = hvn;
 }
 
 static int
@@ -694,6 +782,7 @@ main(int argc, char *argv[])
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
+	seenreset();
 	if (argc == 0)
 		ret |= load("-");
 	else if (iflag)
@@ -701,8 +790,12 @@ main(int argc, char *argv[])
 	for (; argc > 0 && !iflag; argc--, argv++)
 		ret |= load(*argv);
 	ncoll = ndocs;
-	if (qfile)
+	if (qfile) {
+		seenreset();
 		ret |= load(qfile);
+		replace();
+	}
+	seendone();
 	if (!hv)	/* no sketch at all: no arithmetic on a null pointer */
 		hv = ecalloc(1, sizeof *hv);
 	prepare();

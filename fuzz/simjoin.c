@@ -7,7 +7,9 @@
  * 0.25), bit 7 -c 0.5; OPT1 >> 4 is the rarity. The pairs must be distinct,
  * ordered as simjoin(1) says, and, with up to RUNMAX documents (so that
  * the cap on a hash's run does not apply), exactly the similar pairs among
- * those that share one of the PREFIX smallest hashes of each.
+ * those that share one of the PREFIX smallest hashes of each. IDs are
+ * keys: after loading, no two documents have the same ID (a duplicate in
+ * one input is skipped, a query replaces the collection's document).
  */
 #include "fuzz.h"
 
@@ -44,6 +46,22 @@ reset(void)
 	wv = NULL;
 	ndocs = doccap = nhv = hvcap = ncoll = 0;
 	size = maxwhole = 0;
+}
+
+/* Abort if two documents have the same ID. */
+static void
+distinctids(void)
+{
+	size_t a, b, na, nb;
+
+	for (a = 0; a < ndocs; a++) {
+		na = (a + 1 < ndocs ? idoff[a + 1] : ids.n) - idoff[a];
+		for (b = a + 1; b < ndocs; b++) {
+			nb = (b + 1 < ndocs ? idoff[b + 1] : ids.n) - idoff[b];
+			if (na == nb && memcmp(ids.p + idoff[a], ids.p + idoff[b], na) == 0)
+				abort();
+		}
+	}
 }
 
 /* Do documents a and b share one of the PREFIX smallest hashes of each? */
@@ -148,13 +166,19 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		/* -i: the collection and part 1 dealt out in turn */
 		char *parts[2] = { (char *)in.path[0], (char *)in.path[1] };
 
+		seenreset();
 		loadparts(parts, 2);
 	} else {
+		seenreset();
 		load(in.path[0]);
 	}
 	ncoll = ndocs;
-	if (qfile)
+	if (qfile) {
+		seenreset();
 		load(qfile);
+		replace();
+	}
+	seendone();
 	if (!hv)
 		hv = ecalloc(1, sizeof *hv);
 	prepare();
@@ -166,8 +190,10 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 				abort();
 	}
 	candidates(visitpair, &ps);
-	if (ndocs <= RUNMAX)
+	if (ndocs <= RUNMAX) {
 		oracle(ps.p, ps.n);
+		distinctids();
+	}
 	report();
 	fflush(stdout);
 	free(ps.p);
