@@ -167,7 +167,9 @@ setup() {
 	check 0 "$pairs" '' neardup -o st/ docs
 	check 0 "$pairs" '' neardup -o st// docs
 	check 0 'st\n' '' sh -c 'ls -d st*'
-	check 0 'docs/c.txt\tdocs/c.txt\t1.0000\n' '' neardup -q st/ docs/c.txt
+	# (a copy: a query with a kept ID replaces the kept document)
+	cp docs/c.txt c2.txt
+	check 0 'c2.txt\tdocs/c.txt\t1.0000\n' '' neardup -q st/ c2.txt
 }
 
 @test "neardup -a: documents added to a kept state" {
@@ -180,8 +182,10 @@ setup() {
 	check 0 'params\nsketches\n' '' ls -A st
 	# the added documents are kept now: c is no longer new
 	gendoc 5 80 >d.txt
-	check 0 'd.txt\n' '' neardup -u -q st docs/c.txt d.txt
-	check 0 'd.txt\n' '' neardup -u -a st docs/c.txt d.txt
+	# (a copy of c: a query with a kept ID replaces the kept document)
+	cp docs/c.txt c2.txt
+	check 0 'd.txt\n' '' neardup -u -q st c2.txt d.txt
+	check 0 'd.txt\n' '' neardup -u -a st c2.txt d.txt
 	check 0 '6\n' '' awk 'END { print NR }' st/sketches
 }
 
