@@ -425,9 +425,11 @@ endblock(struct inflate *z)
 {
 	if (!z->last)
 		z->state = S_BLOCK;
-	else if (z->format == INF_RAW)
+	else if (z->format == INF_RAW) {
+		drop(z, z->nbits & 7);
+		z->mend = bytepos(z, z->in, z->nbits);
 		z->state = S_END;
-	else {
+	} else {
 		drop(z, z->nbits & 7);
 		z->hpos = 0;
 		z->state = S_TRAILER;
@@ -470,7 +472,7 @@ fastcodes(struct inflate *z, size_t lim)
 			buf[w++] = (unsigned char)ENTVAL(e);
 			/* a second literal, if its bits are here */
 			e = lit[bits & litmask];
-			if (e & E_LIT) {	/* 41 bits or more are left */
+			if ((e & E_LIT) && w < lim) {	/* 41 bits or more are left */
 				n = ENTLEN(e);
 				bits >>= n;
 				nbits -= n;
@@ -626,18 +628,18 @@ codelens(struct inflate *z)
 		z->ilen += rep;
 	}
 	if (z->lens[256] == 0) {
-		fail(z, INF_ENOEOB, bytepos(z, z->in, z->nbits));
+		fail(z, INF_ENOEOB, z->setpos);
 		return;
 	}
 	z->fixed = 0;
 	if ((bits = build(z->lit, INF_LITTAB, z->lens, z->nlen, INF_LITBITS, LITLEN)) < 0) {
-		fail(z, INF_ELITSET, bytepos(z, z->in, z->nbits));
+		fail(z, INF_ELITSET, z->setpos);
 		return;
 	}
 	z->litbits = (unsigned)bits;
 	if ((bits = build(z->dist, INF_DISTTAB, z->lens + z->nlen, z->ndist, INF_DISTBITS,
 	    DIST)) < 0) {
-		fail(z, INF_EDISTSET, bytepos(z, z->in, z->nbits));
+		fail(z, INF_EDISTSET, z->setpos);
 		return;
 	}
 	z->distbits = (unsigned)bits;
@@ -844,6 +846,7 @@ decode(struct inflate *z)
 			}
 			drop(z, 14);
 			z->ilen = 0;
+			z->setpos = bytepos(z, z->in, z->nbits);
 			z->state = S_CLENS;
 			break;
 		case S_CLENS:
@@ -856,10 +859,11 @@ decode(struct inflate *z)
 			for (; z->ilen < 19; z->ilen++)
 				z->lens[clenorder[z->ilen]] = 0;
 			if (build(z->clen, 128, z->lens, 19, 7, CLEN) < 0) {
-				fail(z, INF_ECLENSET, pos);
+				fail(z, INF_ECLENSET, z->setpos);
 				goto out;
 			}
 			z->ilen = 0;
+			z->setpos = bytepos(z, z->in, z->nbits);
 			z->state = S_LENS;
 			break;
 		case S_LENS:
@@ -885,8 +889,10 @@ decode(struct inflate *z)
 				goto out;
 			}
 			drop(z, 32);
-			if (++z->hpos == 2)
+			if (++z->hpos == 2) {
+				z->mend = bytepos(z, z->in, z->nbits);
 				z->state = S_NEXT;
+			}
 			break;
 		case S_NEXT: case S_NEXT2: case S_ZEROS: case S_GARBAGE:
 			if (!aftermember(z))

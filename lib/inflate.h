@@ -57,8 +57,9 @@
  *
  * Errors carry the offset (from 0, over all the input given to this
  * stream) of the byte holding the first bit of the field found bad: for a
- * bad code, the code; for a CRC or size mismatch, that field of the
- * trailer; for truncation, the end of the input. The output handed out
+ * bad code, the code; for a bad code set, its first code length; for a
+ * CRC or size mismatch, that field of the trailer; for truncation, the
+ * end of the input. The output handed out
  * before an error is all of what was decoded (z->nout bytes); a CRC
  * mismatch is found after its member's output was handed out.
  */
@@ -122,6 +123,8 @@ struct inflate {
 	uint64_t nin;		/* bytes of input given (inf_input) */
 	uint64_t garbage;	/* offset + 1 of trailing garbage, or 0 */
 	uint64_t members;	/* gzip members begun */
+	uint64_t mend;		/* the offset past the last member read whole
+				   (its trailer checked), or past a raw stream */
 
 	int format, state;
 	/* input: the current chunk, and the bits taken from it but not used */
@@ -139,6 +142,7 @@ struct inflate {
 	int last, fixed;	/* the last block; the tables are the fixed ones */
 	unsigned stored;	/* bytes left in a stored block */
 	unsigned nlen, ndist, ncode, ilen;
+	uint64_t setpos;	/* where the code lengths being read begin */
 	unsigned litbits, distbits;
 	unsigned char lens[320];
 	uint32_t clen[128];

@@ -6,7 +6,9 @@
  * in the compressed file) after the output decoded before the fault, and
  * the other files still come out; trailing garbage after a member is
  * reported and ignored (the output is whole), zero padding ignored. Exit
- * status 1 if anything was reported.
+ * status 1 if anything was reported. With -c chunk the inflater is fed
+ * the input in pieces of that many bytes, to show that any chunking
+ * gives the same bytes and messages.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "rdr.h"
 #include "util.h"
 
+static size_t chunk;
 static uint64_t maxbytes = UINT64_MAX;
 static struct inflate z;
 
@@ -28,15 +31,19 @@ gzcat(const char *path)
 	const char *p;
 	char msg[80];
 	ptrdiff_t n, m = 0;
+	size_t len;
 	int ret;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	inf_init(&z, INF_GZIP, maxbytes);
 	while (m >= 0 && (n = rdr_block(&r, &p)) >= 0) {
-		inf_input(&z, p, (size_t)n);
-		while ((m = inf_read(&z, &out)) > 0)
-			fwrite(out, 1, (size_t)m, stdout);
+		for (; n > 0 && m >= 0; p += len, n -= (ptrdiff_t)len) {
+			len = chunk && chunk < (size_t)n ? chunk : (size_t)n;
+			inf_input(&z, p, len);
+			while ((m = inf_read(&z, &out)) > 0)
+				fwrite(out, 1, (size_t)m, stdout);
+		}
 	}
 	ret = rdr_close(&r);
 	if (ret)
@@ -56,7 +63,7 @@ gzcat(const char *path)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-m maxbytes] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-c chunk] [-m maxbytes] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -67,8 +74,11 @@ main(int argc, char *argv[])
 
 	argv0 = "gzcat";
 	opterr = 0;	/* one line on a usage error: ours */
-	while ((c = getopt(argc, argv, "m:")) != -1) {
+	while ((c = getopt(argc, argv, "c:m:")) != -1) {
 		switch (c) {
+		case 'c':
+			chunk = (size_t)estrtonum(optarg, 1, 1 << 30, "chunk");
+			break;
 		case 'm':
 			maxbytes = (uint64_t)estrtonum(optarg, 0, INT64_MAX, "maxbytes");
 			break;
