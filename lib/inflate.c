@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "inflate.h"
+#include "siphash.h"	/* sip_load64 */
 
 #define E_LIT 0x1000u		/* a literal byte */
 #define E_SUB 0x2000u		/* a link to a sub-table */
@@ -446,15 +447,6 @@ static const uint32_t crctab[8][256] = {
 	}
 };
 
-/* 8 bytes at p as a little-endian number (one load where the compiler can) */
-static inline uint64_t
-load64(const unsigned char *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
 uint32_t
 inf_crc32(uint32_t crc, const void *p, size_t n)
 {
@@ -463,7 +455,7 @@ inf_crc32(uint32_t crc, const void *p, size_t n)
 
 	crc = ~crc;
 	for (; n >= 8; n -= 8, s += 8) {
-		v = load64(s) ^ crc;
+		v = sip_load64(s) ^ crc;
 		crc = crctab[7][v & 0xff] ^ crctab[6][v >> 8 & 0xff] ^
 		    crctab[5][v >> 16 & 0xff] ^ crctab[4][v >> 24 & 0xff] ^
 		    crctab[3][v >> 32 & 0xff] ^ crctab[2][v >> 40 & 0xff] ^
@@ -790,7 +782,7 @@ fastcodes(struct inflate *z, size_t lim)
 		 * Refill to 56-63 bits: the bytes loaded past them are the
 		 * input's next bits, which the next refill puts there again.
 		 */
-		bits |= load64(in) << nbits;
+		bits |= sip_load64(in) << nbits;
 		in += (63 - nbits) >> 3;
 		nbits |= 56;
 		e = lit[bits & litmask];
