@@ -25,7 +25,8 @@ LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 LIBA = $(BUILD)/libsim.a
-DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs fifoflip skflood
+DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs fifoflip skflood \
+	gzcat
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
 	man/paireval.1 man/parsplit.1 man/parjoin.1 man/sketch.1 man/simjoin.1 \
@@ -180,7 +181,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
 	parsplit parjoin wtab \
-	html paireval sketch simjoin
+	html paireval sketch simjoin inflate
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread
