@@ -137,8 +137,6 @@ pairread(struct rdr *r, void *ctx)
 	long long dist;
 
 	while ((n = rdr_line(r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			line[--n] = '\0';
 		t1 = memchr(line, '\t', (size_t)n);
 		a = node(ids, line, t1 ? (size_t)(t1 - line) : (size_t)n);
 		if (!t1) {

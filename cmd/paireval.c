@@ -143,8 +143,6 @@ readlabels(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
 		if ((nf = cut(line, (size_t)n, f, len, 4)) < 3) {
 			weprintf("%s:%ju: fewer than 3 fields (ID_A, ID_B, LABEL)",
 			    r.name, r.lineno);
@@ -188,8 +186,6 @@ readpairs(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
 		if ((nf = cut(line, (size_t)n, f, len, 3)) < 2) {
 			weprintf("%s:%ju: fewer than 2 fields (ID_A, ID_B)", r.name, r.lineno);
 			bad = 1;

@@ -51,8 +51,6 @@ loadmap(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
 		if (!(t1 = memchr(line, '\t', (size_t)n)) ||
 		    !(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
 		    !(t3 = memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) ||
@@ -137,8 +135,6 @@ readmatches(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
 		if (!(t1 = memchr(line, '\t', (size_t)n)))
 			continue;	/* a header record */
 		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||

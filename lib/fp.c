@@ -30,8 +30,6 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 	}
 	bits = tab + 1;
 	m = (size_t)(line + n - bits);
-	if (m > 0 && bits[m - 1] == '\r')
-		m--;
 	if (m == 0 || m > FP_MAXBITS) {
 		weprintf("%s:%ju: fingerprint has %zu bits, not 1 to %d",
 		    r->name, r->lineno, m, FP_MAXBITS);

@@ -170,3 +170,8 @@ fmtresult: in:4: distance '99999999999999999999' is too large
 	printf '\n\t0\ta\n' >in
 	check 0 '\n0:a \n' '' fmtresult in
 }
+
+@test "fmtresult: CR LF lines read as LF lines (simrec(5)), no CR in an ID" {
+	sed 's/$/\r/' m >crlf
+	check 0 "$q1$q2$q3" '' fmtresult crlf
+}
