@@ -130,38 +130,22 @@ static int
 pairread(struct rdr *r, void *ctx)
 {
 	struct wtab *ids = ctx;
-	char *line, *t1, *t2;
-	ptrdiff_t n;
-	uint32_t a, b;
-	const char *errstr;
-	long long dist;
+	struct matchrec m;
+	uint32_t a;
+	int st;
 
-	while ((n = rdr_line(r, &line)) >= 0) {
-		t1 = memchr(line, '\t', (size_t)n);
-		a = node(ids, line, t1 ? (size_t)(t1 - line) : (size_t)n);
-		if (!t1) {
+	while ((st = matchrec_read(r, &m)) > 0) {
+		a = node(ids, m.q, m.qlen);
+		if (m.dist < 0) {
 			if (rank[a] == UINT64_MAX)
 				rank[a] = nheaders++;
 			continue;
 		}
-		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1)))) {
-			weprintf("%s:%ju: a match record has 3 fields (ID, distance, ID)",
-			    r->name, r->lineno);
-			return -1;
-		}
-		*t2 = '\0';
-		dist = parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, FP_MAXBITS, &errstr);
-		if (errstr) {
-			weprintf("%s:%ju: distance '%s' is %s", r->name, r->lineno, t1 + 1,
-			    errstr);
-			return -1;
-		}
-		if (dflag && dist > maxdist)
+		if (dflag && (unsigned)m.dist > maxdist)
 			continue;
-		b = node(ids, t2 + 1, (size_t)(line + n - t2 - 1));
-		uf_unite(parent, a, b);
+		uf_unite(parent, a, node(ids, m.id, m.idlen));
 	}
-	return r->err ? -1 : 0;
+	return st;
 }
 
 static int

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "rdr.h"
+#include "rec.h"
 #include "util.h"
 #include "wtab.h"
 
@@ -48,27 +49,9 @@ pairkey(uint32_t a, uint32_t b)
 	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
 }
 
-/* Cut the first max TAB-separated fields of line; returns how many it has, up to max. */
-static int
-cut(char *line, size_t n, char **f, size_t *len, int max)
-{
-	char *p = line, *end = line + n, *t;
-	int i;
-
-	for (i = 0; i < max; i++) {
-		f[i] = p;
-		t = memchr(p, '\t', (size_t)(end - p));
-		len[i] = (size_t)((t ? t : end) - p);
-		if (!t)
-			return i + 1;
-		p = t + 1;
-	}
-	return max;
-}
-
 /* The key of the pair in fields 0 and 1; -1 after a diagnostic. */
 static int
-pairof(const struct rdr *r, char **f, size_t *len, uint64_t *key)
+pairof(const struct rdr *r, const char **f, size_t *len, uint64_t *key)
 {
 	uint32_t a, b;
 
@@ -133,7 +116,8 @@ static int
 readlabels(const char *path)
 {
 	struct rdr r;
-	char *line, *f[4];
+	const char *f[4];
+	char *line;
 	size_t len[4];
 	ptrdiff_t n;
 	uint64_t key;
@@ -143,7 +127,7 @@ readlabels(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if ((nf = cut(line, (size_t)n, f, len, 4)) < 3) {
+		if ((nf = rec_cut(line, (size_t)n, f, len, 4)) < 3) {
 			weprintf("%s:%ju: fewer than 3 fields (ID_A, ID_B, LABEL)",
 			    r.name, r.lineno);
 			bad = 1;
@@ -177,7 +161,8 @@ static int
 readpairs(const char *path)
 {
 	struct rdr r;
-	char *line, *f[3];
+	const char *f[3];
+	char *line;
 	size_t len[3];
 	ptrdiff_t n;
 	uint64_t key, sim;
@@ -186,7 +171,7 @@ readpairs(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if ((nf = cut(line, (size_t)n, f, len, 3)) < 2) {
+		if ((nf = rec_cut(line, (size_t)n, f, len, 3)) < 2) {
 			weprintf("%s:%ju: fewer than 2 fields (ID_A, ID_B)", r.name, r.lineno);
 			bad = 1;
 			continue;

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fp.h"
 #include "rdr.h"
+#include "rec.h"
 #include "util.h"
 #include "wtab.h"
 
@@ -40,8 +42,9 @@ static int
 loadmap(const char *path)
 {
 	struct rdr r;
-	char *line, *t1, *t2, *t3;
-	const char *errstr;
+	const char *f[5], *errstr;
+	size_t len[5];
+	char *line;
 	ptrdiff_t n;
 	size_t before;
 	uint32_t k, p;
@@ -51,25 +54,22 @@ loadmap(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
-		if (!(t1 = memchr(line, '\t', (size_t)n)) ||
-		    !(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
-		    !(t3 = memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) ||
-		    memchr(t3 + 1, '\t', (size_t)(line + n - t3 - 1))) {
+		if (rec_cut(line, (size_t)n, f, len, 5) != 4) {
 			weprintf("%s:%ju: not KEY<TAB>PAGEID<TAB>PARNO<TAB>SIZE", r.name, r.lineno);
 			bad = 1;
 			break;
 		}
-		parsenumn(t2 + 1, (size_t)(t3 - t2 - 1), 1, LLONG_MAX, &errstr);
+		parsenumn(f[2], len[2], 1, LLONG_MAX, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: paragraph number '%.*s' is %s", r.name, r.lineno,
-			    (int)(t3 - t2 - 1), t2 + 1, errstr);
+			    (int)len[2], f[2], errstr);
 			bad = 1;
 			break;
 		}
-		size = parsenumn(t3 + 1, (size_t)(line + n - t3 - 1), 0, MAXSIZE, &errstr);
+		size = parsenumn(f[3], len[3], 0, MAXSIZE, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: size '%.*s' is %s", r.name, r.lineno,
-			    (int)(line + n - t3 - 1), t3 + 1, errstr);
+			    (int)len[3], f[3], errstr);
 			bad = 1;
 			break;
 		}
@@ -79,15 +79,15 @@ loadmap(const char *path)
 			break;
 		}
 		before = keys.n;
-		k = wtab_intern(&keys, line, (size_t)(t1 - line));
+		k = wtab_intern(&keys, f[0], len[0]);
 		if (keys.n == before) {
 			weprintf("%s:%ju: key '%.*s' given twice", r.name, r.lineno,
-			    (int)(t1 - line), line);
+			    (int)len[0], f[0]);
 			bad = 1;
 			break;
 		}
 		before = pages.n;
-		p = wtab_intern(&pages, t1 + 1, (size_t)(t2 - t1 - 1));
+		p = wtab_intern(&pages, f[1], len[1]);
 		if (pages.n > before) {
 			egrow(&pagesize, &pagecap, pages.n, sizeof *pagesize);
 			pagesize[p] = 0;
@@ -126,32 +126,23 @@ static int
 readmatches(const char *path)
 {
 	struct rdr r;
-	char *line, *t1, *t2;
-	const char *errstr;
-	ptrdiff_t n;
+	struct matchrec m;
 	uint32_t a, b;
-	int ret = 0;
+	int st, ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (!(t1 = memchr(line, '\t', (size_t)n)))
+	while ((st = matchrec_read(&r, &m)) != 0) {
+		if (st < 0) {
+			ret = 1;
+			if (r.err)
+				break;
+			continue;
+		}
+		if (m.dist < 0)
 			continue;	/* a header record */
-		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
-		    memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) {
-			weprintf("%s:%ju: not A<TAB>DIST<TAB>B", r.name, r.lineno);
-			ret = 1;
-			continue;
-		}
-		parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, 128, &errstr);
-		if (errstr) {
-			weprintf("%s:%ju: distance '%.*s' is %s", r.name, r.lineno,
-			    (int)(t2 - t1 - 1), t1 + 1, errstr);
-			ret = 1;
-			continue;
-		}
-		if ((a = findkey(line, (size_t)(t1 - line), &r)) == WTAB_NONE ||
-		    (b = findkey(t2 + 1, (size_t)(line + n - t2 - 1), &r)) == WTAB_NONE) {
+		if ((a = findkey(m.q, m.qlen, &r)) == WTAB_NONE ||
+		    (b = findkey(m.id, m.idlen, &r)) == WTAB_NONE) {
 			ret = 1;
 			continue;
 		}
