@@ -14,7 +14,7 @@
 
 static unsigned maxdist = 3;
 static int dflag;		/* -d given */
-static uint64_t tnum = 1, tden = 2;	/* threshold tnum / tden */
+static uint64_t tnum = FRAC_ONE / 2;	/* -t, in units of 1 / FRAC_ONE */
 static size_t wsize;		/* -w: window mode with this many slots */
 
 static uint32_t *parent;	/* union-find (uf.h) over the pages */
@@ -251,7 +251,7 @@ window(const char *path, unsigned *width)
 			    popcount64(rec.fp.w[1] | slot[s].w[1]);
 			if (o == 0)
 				a = o = 1;	/* two all-zero fingerprints are identical */
-			if (a * tden > tnum * o)
+			if (a * FRAC_ONE > tnum * o)
 				break;
 		}
 		if (s < used)
@@ -272,34 +272,6 @@ window(const char *path, unsigned *width)
 		putchar('\n');
 	}
 	return rdr_close(&r) | ret;
-}
-
-/* A decimal fraction from 0 to 1 ("0.5", ".75", "1"), as num / den exactly. */
-static void
-threshold(const char *s)
-{
-	const char *p = s;
-	uint64_t num = 0, den = 1;
-	int digits = 0, frac = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++, digits++)
-		if ((num = num * 10 + (uint64_t)(*p - '0')) > 1)
-			goto bad;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-			if (++frac > 15)
-				goto bad;
-			num = num * 10 + (uint64_t)(*p - '0');
-			den *= 10;
-		}
-	if (*p || digits == 0 || num > den)
-		goto bad;
-	tnum = num;
-	tden = den;
-	return;
-bad:
-	enprintf(EXIT_USAGE, "threshold '%s' is invalid (allowed: a decimal fraction "
-	    "from 0 to 1, at most 15 decimals)", s);
 }
 
 static const char synopsis[] = "[-d distance] [-t threshold] [-w size] [file ...]";
@@ -327,7 +299,7 @@ main(int argc, char *argv[])
 		case 'h':
 			return help(synopsis);
 		case 't':
-			threshold(optarg);
+			tnum = estrtofrac(optarg, "threshold");
 			break;
 		case 'w':
 			wsize = (size_t)estrtonum(optarg, 1, 100000000, "window size");

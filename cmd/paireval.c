@@ -11,7 +11,7 @@
 #include "wtab.h"
 
 /* A similarity is held exactly, as an integer count of 10^-15 (at most 15 decimals). */
-#define SIMONE	UINT64_C(1000000000000000)
+#define SIMONE	FRAC_ONE
 #define GRID	20	/* the sweep's thresholds are k / GRID */
 
 static int sflag;		/* -s */
@@ -66,30 +66,6 @@ pairof(const struct rdr *r, const char **f, size_t *len, uint64_t *key)
 	a = wtab_intern(&ids, f[0], len[0]);
 	b = wtab_intern(&ids, f[1], len[1]);
 	*key = pairkey(a, b);
-	return 0;
-}
-
-/* A decimal fraction from 0 to 1 ("0.5", ".75", "1"), at most 15 decimals; -1 if not. */
-static int
-parsesim(const char *s, size_t n, uint64_t *v)
-{
-	const char *p = s, *e = s + n;
-	uint64_t whole = 0, frac = 0, unit = SIMONE;
-	int digits = 0;
-
-	for (; p < e && *p >= '0' && *p <= '9'; p++, digits++)
-		if ((whole = whole * 10 + (uint64_t)(*p - '0')) > 1)
-			return -1;
-	if (p < e && *p == '.')
-		for (p++; p < e && *p >= '0' && *p <= '9'; p++, digits++) {
-			if (unit == 1)
-				return -1;
-			unit /= 10;
-			frac += (uint64_t)(*p - '0') * unit;
-		}
-	if (p != e || digits == 0 || whole * SIMONE + frac > SIMONE)
-		return -1;
-	*v = whole * SIMONE + frac;
 	return 0;
 }
 
@@ -161,7 +137,7 @@ static int
 readpairs(const char *path)
 {
 	struct rdr r;
-	const char *f[3];
+	const char *f[3], *errstr;
 	char *line;
 	size_t len[3];
 	ptrdiff_t n;
@@ -176,11 +152,11 @@ readpairs(const char *path)
 			bad = 1;
 			continue;
 		}
-		sim = SIMONE;
-		if (nf == 3 && parsesim(f[2], len[2], &sim) < 0) {
-			weprintf("%s:%ju: similarity '%.*s' is invalid (allowed: a decimal "
+		sim = nf == 3 ? parsefracn(f[2], len[2], &errstr) : SIMONE;
+		if (nf == 3 && errstr) {
+			weprintf("%s:%ju: similarity '%.*s' is %s (allowed: a decimal "
 			    "fraction from 0 to 1, at most 15 decimals)", r.name, r.lineno,
-			    (int)(len[2] < 64 ? len[2] : 64), f[2]);
+			    (int)(len[2] < 64 ? len[2] : 64), f[2], errstr);
 			bad = 1;
 			continue;
 		}
@@ -483,9 +459,7 @@ main(int argc, char *argv[])
 			sflag = 1;
 			break;
 		case 't':
-			if (parsesim(optarg, strlen(optarg), &minsim) < 0)
-				enprintf(EXIT_USAGE, "threshold '%s' is invalid (allowed: a "
-				    "decimal fraction from 0 to 1, at most 15 decimals)", optarg);
+			minsim = estrtofrac(optarg, "threshold");
 			tflag = 1;
 			break;
 		default:
