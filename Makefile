@@ -34,6 +34,8 @@ MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
 BINS = $(TOOLS:%=bin/%)
+# The pipelines: a shell script each, and its make file.
+SCRIPTS = simtool neardup
 DEVBINS = $(DEVTOOLS:%=bin/%)
 
 all: $(BINS) $(DEVBINS)
@@ -144,20 +146,16 @@ install: $(BINS)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
 	cp $(BINS) $(DESTDIR)$(BINDIR)/
-	cp pipelines/simtool $(DESTDIR)$(BINDIR)/simtool
-	chmod 755 $(DESTDIR)$(BINDIR)/simtool
-	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
-	chmod 755 $(DESTDIR)$(BINDIR)/neardup
-	cp pipelines/simtool.mk $(DESTDIR)$(DATADIR)/simtool.mk
-	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
-	chmod 755 $(DESTDIR)$(BINDIR)/neardup
-	cp pipelines/neardup.mk $(DESTDIR)$(DATADIR)/neardup.mk
+	for s in $(SCRIPTS); do \
+		cp pipelines/$$s $(DESTDIR)$(BINDIR)/$$s && chmod 755 $(DESTDIR)$(BINDIR)/$$s || exit 1; \
+	done
+	cp $(SCRIPTS:%=pipelines/%.mk) $(DESTDIR)$(DATADIR)/
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -rf bin $(BUILD) $(DEMO) lib/*.o lib/libsim.a
+	rm -rf bin $(BUILD) $(DEMO)
 
 .PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-large \
 	bench-extract bench-quality bench-quality-data bench-neardup bench-compare
