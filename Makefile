@@ -10,7 +10,7 @@ DATADIR = $(PREFIX)/share/simtool
 
 CC = cc
 CFLAGS = -O2 -g
-WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
+WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Ilib
 LDFLAGS =
 LDLIBS =
