@@ -69,12 +69,18 @@ check: all lint
 endif
 
 # lint: the bats files hold no assertion that cannot fail (tests/lint-tests),
-# and the man pages are clean for mandoc.
+# the man pages are clean for mandoc, and the shell scripts for shellcheck
+# (as POSIX sh, warnings and errors).
+SHSCRIPTS = $(SCRIPTS:%=pipelines/%) demo/neardup.sh tests/run tests/lint-tests \
+	tests/valgrind fuzz/run
 lint:
 	@sh tests/lint-tests && echo "tests/lint-tests: clean"
 	@if command -v mandoc >/dev/null 2>&1; then \
 		mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) && echo "mandoc -T lint: clean"; \
 	else echo "mandoc not installed: man pages not linted"; fi
+	@if command -v shellcheck >/dev/null 2>&1; then \
+		shellcheck -s sh -S warning $(SHSCRIPTS) && echo "shellcheck: clean"; \
+	else echo "shellcheck not installed: shell scripts not linted"; fi
 
 # The demo runs on data the project generates itself (no network, no ../shared):
 # simtool on a course-format corpus (gencorpus), then neardup on a collection
