@@ -13,18 +13,23 @@
 #include "wtab.h"
 
 static uint32_t limit = 10;	/* -l: a paragraph with more matches is boilerplate */
-static struct wtab keys;	/* paragraph keys of the map; paragraph i has id i */
-static struct wtab pages;	/* page IDs (escaped); page i has id i */
-static uint32_t *parpage;	/* by paragraph: its page */
-static uint64_t *parsize;	/* by paragraph: its size */
-static uint32_t *deg;		/* by paragraph: matches read that hold it */
-static size_t parcap, sizecap;
-static uint64_t *pagesize;	/* by page: the sum of its paragraphs' sizes */
-static size_t pagecap;
+/* The map: paragraphs and pages. */
+static struct {
+	struct wtab keys;	/* paragraph keys; paragraph i has id i */
+	struct wtab pages;	/* page IDs (escaped); page i has id i */
+	uint32_t *parpage;	/* by paragraph: its page */
+	uint64_t *parsize;	/* by paragraph: its size */
+	uint32_t *deg;		/* by paragraph: matches read that hold it */
+	size_t parcap, sizecap;
+	uint64_t *pagesize;	/* by page: the sum of its paragraphs' sizes */
+	size_t pagecap;
+} map;
 
-/* A match kept: two paragraphs. */
-static struct { uint32_t a, b; } *match;
-static size_t nmatch, matchcap;
+/* The matches kept: two paragraphs each. */
+static struct {
+	struct { uint32_t a, b; } *m;
+	size_t n, cap;
+} kept;
 
 /* A paragraph par of page lo or hi that has a near-duplicate in the other. */
 struct cover {
@@ -73,34 +78,34 @@ loadmap(const char *path)
 			bad = 1;
 			break;
 		}
-		if (keys.n >= UINT32_MAX - 1) {
+		if (map.keys.n >= UINT32_MAX - 1) {
 			weprintf("%s:%ju: too many paragraphs", r.name, r.lineno);
 			bad = 1;
 			break;
 		}
-		before = keys.n;
-		k = wtab_intern(&keys, f[0], len[0]);
-		if (keys.n == before) {
+		before = map.keys.n;
+		k = wtab_intern(&map.keys, f[0], len[0]);
+		if (map.keys.n == before) {
 			weprintf("%s:%ju: key '%.*s' given twice", r.name, r.lineno,
 			    (int)len[0], f[0]);
 			bad = 1;
 			break;
 		}
-		before = pages.n;
-		p = wtab_intern(&pages, f[1], len[1]);
-		if (pages.n > before) {
-			egrow(&pagesize, &pagecap, pages.n, sizeof *pagesize);
-			pagesize[p] = 0;
+		before = map.pages.n;
+		p = wtab_intern(&map.pages, f[1], len[1]);
+		if (map.pages.n > before) {
+			egrow(&map.pagesize, &map.pagecap, map.pages.n, sizeof *map.pagesize);
+			map.pagesize[p] = 0;
 		}
-		egrow(&parpage, &parcap, keys.n, sizeof *parpage);
-		egrow(&parsize, &sizecap, keys.n, sizeof *parsize);
-		parpage[k] = p;
-		parsize[k] = (uint64_t)size;
-		pagesize[p] += (uint64_t)size;
+		egrow(&map.parpage, &map.parcap, map.keys.n, sizeof *map.parpage);
+		egrow(&map.parsize, &map.sizecap, map.keys.n, sizeof *map.parsize);
+		map.parpage[k] = p;
+		map.parsize[k] = (uint64_t)size;
+		map.pagesize[p] += (uint64_t)size;
 	}
 	if (rdr_close(&r) || bad)
 		return -1;
-	deg = ecalloc(keys.n ? keys.n : 1, sizeof *deg);
+	map.deg = ecalloc(map.keys.n ? map.keys.n : 1, sizeof *map.deg);
 	return 0;
 }
 
@@ -110,7 +115,7 @@ findkey(const char *s, size_t n, const struct rdr *r)
 {
 	uint32_t k;
 
-	if ((k = wtab_find(&keys, s, n)) == WTAB_NONE)
+	if ((k = wtab_find(&map.keys, s, n)) == WTAB_NONE)
 		weprintf("%s:%ju: paragraph '%.*s' is not in the map", r->name, r->lineno,
 		    (int)n, s);
 	return k;
@@ -146,18 +151,18 @@ readmatches(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (parpage[a] == parpage[b])
+		if (map.parpage[a] == map.parpage[b])
 			continue;
-		if (deg[a] < UINT32_MAX)
-			deg[a]++;
-		if (deg[b] < UINT32_MAX)
-			deg[b]++;
-		if (deg[a] > limit || deg[b] > limit)
+		if (map.deg[a] < UINT32_MAX)
+			map.deg[a]++;
+		if (map.deg[b] < UINT32_MAX)
+			map.deg[b]++;
+		if (map.deg[a] > limit || map.deg[b] > limit)
 			continue;
-		egrow(&match, &matchcap, nmatch + 1, sizeof *match);
-		match[nmatch].a = a;
-		match[nmatch].b = b;
-		nmatch++;
+		egrow(&kept.m, &kept.cap, kept.n + 1, sizeof *kept.m);
+		kept.m[kept.n].a = a;
+		kept.m[kept.n].b = b;
+		kept.n++;
 	}
 	return rdr_close(&r) | ret;
 }
@@ -189,7 +194,7 @@ putid(uint32_t p)
 	const char *s;
 	size_t n;
 
-	s = wtab_word(&pages, p, &n);
+	s = wtab_word(&map.pages, p, &n);
 	fwrite(s, 1, n, stdout);
 }
 
@@ -205,17 +210,17 @@ pairs(void)
 	uint64_t cov[2];
 	uint32_t pa, pb;
 
-	c = ereallocarray(NULL, 2 * nmatch + 1, sizeof *c);
-	for (i = 0; i < nmatch; i++) {
+	c = ereallocarray(NULL, 2 * kept.n + 1, sizeof *c);
+	for (i = 0; i < kept.n; i++) {
 		/* a paragraph that went past the limit later is boilerplate too */
-		if (deg[match[i].a] > limit || deg[match[i].b] > limit)
+		if (map.deg[kept.m[i].a] > limit || map.deg[kept.m[i].b] > limit)
 			continue;
-		pa = parpage[match[i].a];
-		pb = parpage[match[i].b];
+		pa = map.parpage[kept.m[i].a];
+		pb = map.parpage[kept.m[i].b];
 		c[nc].lo = c[nc + 1].lo = pa < pb ? pa : pb;
 		c[nc].hi = c[nc + 1].hi = pa < pb ? pb : pa;
-		c[nc].par = match[i].a;
-		c[nc + 1].par = match[i].b;
+		c[nc].par = kept.m[i].a;
+		c[nc + 1].par = kept.m[i].b;
 		nc += 2;
 	}
 	qsort(c, nc, sizeof *c, cmpcover);
@@ -223,13 +228,13 @@ pairs(void)
 		cov[0] = cov[1] = 0;
 		for (j = i; j < nc && c[j].lo == c[i].lo && c[j].hi == c[i].hi; j++)
 			if (j == i || c[j].par != c[j - 1].par)
-				cov[parpage[c[j].par] != c[i].lo] += parsize[c[j].par];
+				cov[map.parpage[c[j].par] != c[i].lo] += map.parsize[c[j].par];
 		putid(c[i].lo);
 		putchar('\t');
 		putid(c[i].hi);
-		putshare(cov[0] + cov[1], pagesize[c[i].lo] + pagesize[c[i].hi]);
-		putshare(cov[0], pagesize[c[i].lo]);
-		putshare(cov[1], pagesize[c[i].hi]);
+		putshare(cov[0] + cov[1], map.pagesize[c[i].lo] + map.pagesize[c[i].hi]);
+		putshare(cov[0], map.pagesize[c[i].lo]);
+		putshare(cov[1], map.pagesize[c[i].hi]);
 		putchar('\n');
 	}
 	free(c);
@@ -269,8 +274,8 @@ main(int argc, char *argv[])
 	if (!mapfile)
 		usage();
 
-	wtab_init(&keys);
-	wtab_init(&pages);
+	wtab_init(&map.keys);
+	wtab_init(&map.pages);
 	if (loadmap(mapfile) < 0)
 		return EXIT_DATA;
 	if (argc == 0)
@@ -280,12 +285,12 @@ main(int argc, char *argv[])
 	setupstdout();
 	pairs();
 	ret |= fshut(stdout, "<stdout>");
-	wtab_free(&keys);
-	wtab_free(&pages);
-	free(parpage);
-	free(parsize);
-	free(deg);
-	free(pagesize);
-	free(match);
+	wtab_free(&map.keys);
+	wtab_free(&map.pages);
+	free(map.parpage);
+	free(map.parsize);
+	free(map.deg);
+	free(map.pagesize);
+	free(kept.m);
 	return ret;
 }
