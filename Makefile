@@ -10,7 +10,7 @@ DATADIR = $(PREFIX)/share/simtool
 
 CC = cc
 CFLAGS = -O2 -g
-WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
+WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Ilib
 LDFLAGS =
 LDLIBS =
@@ -35,6 +35,8 @@ MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
 BINS = $(TOOLS:%=bin/%)
+# The pipelines: a shell script each, and its make file.
+SCRIPTS = simtool neardup
 DEVBINS = $(DEVTOOLS:%=bin/%)
 
 all: $(BINS) $(DEVBINS)
@@ -68,12 +70,18 @@ check: all lint
 endif
 
 # lint: the bats files hold no assertion that cannot fail (tests/lint-tests),
-# and the man pages are clean for mandoc.
+# the man pages are clean for mandoc, and the shell scripts for shellcheck
+# (as POSIX sh, warnings and errors).
+SHSCRIPTS = $(SCRIPTS:%=pipelines/%) demo/neardup.sh tests/run tests/lint-tests \
+	tests/valgrind fuzz/run
 lint:
 	@sh tests/lint-tests && echo "tests/lint-tests: clean"
 	@if command -v mandoc >/dev/null 2>&1; then \
 		mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) && echo "mandoc -T lint: clean"; \
 	else echo "mandoc not installed: man pages not linted"; fi
+	@if command -v shellcheck >/dev/null 2>&1; then \
+		shellcheck -s sh -S warning $(SHSCRIPTS) && echo "shellcheck: clean"; \
+	else echo "shellcheck not installed: shell scripts not linted"; fi
 
 # The demo runs on data the project generates itself (no network, no ../shared):
 # simtool on a course-format corpus (gencorpus), then neardup on a collection
@@ -145,20 +153,16 @@ install: $(BINS)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
 	cp $(BINS) $(DESTDIR)$(BINDIR)/
-	cp pipelines/simtool $(DESTDIR)$(BINDIR)/simtool
-	chmod 755 $(DESTDIR)$(BINDIR)/simtool
-	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
-	chmod 755 $(DESTDIR)$(BINDIR)/neardup
-	cp pipelines/simtool.mk $(DESTDIR)$(DATADIR)/simtool.mk
-	cp pipelines/neardup $(DESTDIR)$(BINDIR)/neardup
-	chmod 755 $(DESTDIR)$(BINDIR)/neardup
-	cp pipelines/neardup.mk $(DESTDIR)$(DATADIR)/neardup.mk
+	for s in $(SCRIPTS); do \
+		cp pipelines/$$s $(DESTDIR)$(BINDIR)/$$s && chmod 755 $(DESTDIR)$(BINDIR)/$$s || exit 1; \
+	done
+	cp $(SCRIPTS:%=pipelines/%.mk) $(DESTDIR)$(DATADIR)/
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -rf bin $(BUILD) $(DEMO) lib/*.o lib/libsim.a
+	rm -rf bin $(BUILD) $(DEMO)
 
 .PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-large \
 	bench-extract bench-quality bench-quality-data bench-neardup bench-compare

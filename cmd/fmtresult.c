@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "fp.h"
 #include "rdr.h"
 #include "util.h"
 
@@ -59,63 +60,53 @@ static int
 fmtresult(const char *path, int *err)
 {
 	struct rdr r;
-	char *line, *t1, *t2;
-	const char *errstr;
-	long long d;
-	ptrdiff_t n;
-	int done = 0;
+	struct matchrec m;
+	int st, done = 0;
 
 	if (rdr_open(&r, path) < 0) {
 		*err = 1;
 		return 0;
 	}
-	while (!done && (n = rdr_line(&r, &line)) >= 0) {
-		if (!(t1 = memchr(line, '\t', (size_t)n))) {
+	while (!done && (st = matchrec_read(&r, &m)) != 0) {
+		if (st < 0) {
+			*err = 1;
+			if (r.err)
+				break;
+			continue;
+		}
+		if (m.dist < 0) {
 			/* a query header: its block, even if no match follows */
-			if (decode(line, (size_t)n, &qdec, &r) < 0)
+			if (decode(m.q, m.qlen, &qdec, &r) < 0)
 				*err = 1;
 			else
-				done = !startblock(line, (size_t)n);
+				done = !startblock(m.q, m.qlen);
 			continue;
 		}
-		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1)))) {
-			weprintf("%s:%ju: match needs 3 fields", r.name, r.lineno);
+		if (decode(m.id, m.idlen, &iddec, &r) < 0) {
 			*err = 1;
 			continue;
 		}
-		*t2 = '\0';
-		d = parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, INT_MAX, &errstr);
-		if (errstr) {
-			weprintf("%s:%ju: distance '%s' is %s", r.name, r.lineno, t1 + 1, errstr);
-			*err = 1;
-			continue;
-		}
-		if (decode(t2 + 1, (size_t)(line + n - t2 - 1), &iddec, &r) < 0) {
-			*err = 1;
-			continue;
-		}
-		if (nblocks == 0 || (size_t)(t1 - line) != query.n ||
-		    memcmp(line, query.p, query.n)) {
-			if (decode(line, (size_t)(t1 - line), &qdec, &r) < 0) {
+		if (nblocks == 0 || m.qlen != query.n || memcmp(m.q, query.p, query.n)) {
+			if (decode(m.q, m.qlen, &qdec, &r) < 0) {
 				*err = 1;
 				continue;
 			}
-			if (!startblock(line, (size_t)(t1 - line))) {
+			if (!startblock(m.q, m.qlen)) {
 				done = 1;
 				continue;
 			}
 		}
-		if (d < curdist) {
-			weprintf("%s:%ju: distance %lld after %lld: matches out of order",
-			    r.name, r.lineno, d, curdist);
+		if (m.dist < curdist) {
+			weprintf("%s:%ju: distance %d after %lld: matches out of order",
+			    r.name, r.lineno, m.dist, curdist);
 			*err = 1;
 			continue;
 		}
-		if (d > curdist) {
+		if (m.dist > curdist) {
 			enddistline();
-			putu((unsigned long long)d, stdout);
+			putu((unsigned long long)m.dist, stdout);
 			putchar(':');
-			curdist = d;
+			curdist = m.dist;
 		}
 		fwrite(iddec.p, 1, iddec.n, stdout);
 		putchar(' ');

@@ -14,7 +14,7 @@
 
 static unsigned maxdist = 3;
 static int dflag;		/* -d given */
-static uint64_t tnum = 1, tden = 2;	/* threshold tnum / tden */
+static uint64_t tnum = FRAC_ONE / 2;	/* -t, in units of 1 / FRAC_ONE */
 static size_t wsize;		/* -w: window mode with this many slots */
 
 static uint32_t *parent;	/* union-find (uf.h) over the pages */
@@ -130,40 +130,22 @@ static int
 pairread(struct rdr *r, void *ctx)
 {
 	struct wtab *ids = ctx;
-	char *line, *t1, *t2;
-	ptrdiff_t n;
-	uint32_t a, b;
-	const char *errstr;
-	long long dist;
+	struct matchrec m;
+	uint32_t a;
+	int st;
 
-	while ((n = rdr_line(r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			line[--n] = '\0';
-		t1 = memchr(line, '\t', (size_t)n);
-		a = node(ids, line, t1 ? (size_t)(t1 - line) : (size_t)n);
-		if (!t1) {
+	while ((st = matchrec_read(r, &m)) > 0) {
+		a = node(ids, m.q, m.qlen);
+		if (m.dist < 0) {
 			if (rank[a] == UINT64_MAX)
 				rank[a] = nheaders++;
 			continue;
 		}
-		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1)))) {
-			weprintf("%s:%ju: a match record has 3 fields (ID, distance, ID)",
-			    r->name, r->lineno);
-			return -1;
-		}
-		*t2 = '\0';
-		dist = parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, FP_MAXBITS, &errstr);
-		if (errstr) {
-			weprintf("%s:%ju: distance '%s' is %s", r->name, r->lineno, t1 + 1,
-			    errstr);
-			return -1;
-		}
-		if (dflag && dist > maxdist)
+		if (dflag && (unsigned)m.dist > maxdist)
 			continue;
-		b = node(ids, t2 + 1, (size_t)(line + n - t2 - 1));
-		uf_unite(parent, a, b);
+		uf_unite(parent, a, node(ids, m.id, m.idlen));
 	}
-	return r->err ? -1 : 0;
+	return st;
 }
 
 static int
@@ -269,7 +251,7 @@ window(const char *path, unsigned *width)
 			    popcount64(rec.fp.w[1] | slot[s].w[1]);
 			if (o == 0)
 				a = o = 1;	/* two all-zero fingerprints are identical */
-			if (a * tden > tnum * o)
+			if (a * FRAC_ONE > tnum * o)
 				break;
 		}
 		if (s < used)
@@ -290,34 +272,6 @@ window(const char *path, unsigned *width)
 		putchar('\n');
 	}
 	return rdr_close(&r) | ret;
-}
-
-/* A decimal fraction from 0 to 1 ("0.5", ".75", "1"), as num / den exactly. */
-static void
-threshold(const char *s)
-{
-	const char *p = s;
-	uint64_t num = 0, den = 1;
-	int digits = 0, frac = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++, digits++)
-		if ((num = num * 10 + (uint64_t)(*p - '0')) > 1)
-			goto bad;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-			if (++frac > 15)
-				goto bad;
-			num = num * 10 + (uint64_t)(*p - '0');
-			den *= 10;
-		}
-	if (*p || digits == 0 || num > den)
-		goto bad;
-	tnum = num;
-	tden = den;
-	return;
-bad:
-	enprintf(EXIT_USAGE, "threshold '%s' is invalid (allowed: a decimal fraction "
-	    "from 0 to 1, at most 15 decimals)", s);
 }
 
 static const char synopsis[] = "[-d distance] [-t threshold] [-w size] [file ...]";
@@ -345,7 +299,7 @@ main(int argc, char *argv[])
 		case 'h':
 			return help(synopsis);
 		case 't':
-			threshold(optarg);
+			tnum = estrtofrac(optarg, "threshold");
 			break;
 		case 'w':
 			wsize = (size_t)estrtonum(optarg, 1, 100000000, "window size");

@@ -172,8 +172,6 @@ loaddf(const char *path)
 			bad = 1;
 			break;
 		}
-		if (line[n - 1] == '\r')
-			n--;
 		c = (uint64_t)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
@@ -241,7 +239,7 @@ loadtable(const char *path, size_t nrows)
 		}
 		if (j == mbits)
 			continue;
-		if (j == (size_t)n || (j + 1 == (size_t)n && line[j] == '\r'))
+		if (j == (size_t)n)
 			weprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
 		else
 			weprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);

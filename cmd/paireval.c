@@ -6,11 +6,12 @@
 #include <unistd.h>
 
 #include "rdr.h"
+#include "rec.h"
 #include "util.h"
 #include "wtab.h"
 
 /* A similarity is held exactly, as an integer count of 10^-15 (at most 15 decimals). */
-#define SIMONE	UINT64_C(1000000000000000)
+#define SIMONE	FRAC_ONE
 #define GRID	20	/* the sweep's thresholds are k / GRID */
 
 static int sflag;		/* -s */
@@ -48,27 +49,9 @@ pairkey(uint32_t a, uint32_t b)
 	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
 }
 
-/* Cut the first max TAB-separated fields of line; returns how many it has, up to max. */
-static int
-cut(char *line, size_t n, char **f, size_t *len, int max)
-{
-	char *p = line, *end = line + n, *t;
-	int i;
-
-	for (i = 0; i < max; i++) {
-		f[i] = p;
-		t = memchr(p, '\t', (size_t)(end - p));
-		len[i] = (size_t)((t ? t : end) - p);
-		if (!t)
-			return i + 1;
-		p = t + 1;
-	}
-	return max;
-}
-
 /* The key of the pair in fields 0 and 1; -1 after a diagnostic. */
 static int
-pairof(const struct rdr *r, char **f, size_t *len, uint64_t *key)
+pairof(const struct rdr *r, const char **f, size_t *len, uint64_t *key)
 {
 	uint32_t a, b;
 
@@ -83,30 +66,6 @@ pairof(const struct rdr *r, char **f, size_t *len, uint64_t *key)
 	a = wtab_intern(&ids, f[0], len[0]);
 	b = wtab_intern(&ids, f[1], len[1]);
 	*key = pairkey(a, b);
-	return 0;
-}
-
-/* A decimal fraction from 0 to 1 ("0.5", ".75", "1"), at most 15 decimals; -1 if not. */
-static int
-parsesim(const char *s, size_t n, uint64_t *v)
-{
-	const char *p = s, *e = s + n;
-	uint64_t whole = 0, frac = 0, unit = SIMONE;
-	int digits = 0;
-
-	for (; p < e && *p >= '0' && *p <= '9'; p++, digits++)
-		if ((whole = whole * 10 + (uint64_t)(*p - '0')) > 1)
-			return -1;
-	if (p < e && *p == '.')
-		for (p++; p < e && *p >= '0' && *p <= '9'; p++, digits++) {
-			if (unit == 1)
-				return -1;
-			unit /= 10;
-			frac += (uint64_t)(*p - '0') * unit;
-		}
-	if (p != e || digits == 0 || whole * SIMONE + frac > SIMONE)
-		return -1;
-	*v = whole * SIMONE + frac;
 	return 0;
 }
 
@@ -133,7 +92,8 @@ static int
 readlabels(const char *path)
 {
 	struct rdr r;
-	char *line, *f[4];
+	const char *f[4];
+	char *line;
 	size_t len[4];
 	ptrdiff_t n;
 	uint64_t key;
@@ -143,9 +103,7 @@ readlabels(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
-		if ((nf = cut(line, (size_t)n, f, len, 4)) < 3) {
+		if ((nf = rec_cut(line, (size_t)n, f, len, 4)) < 3) {
 			weprintf("%s:%ju: fewer than 3 fields (ID_A, ID_B, LABEL)",
 			    r.name, r.lineno);
 			bad = 1;
@@ -179,7 +137,8 @@ static int
 readpairs(const char *path)
 {
 	struct rdr r;
-	char *line, *f[3];
+	const char *f[3], *errstr;
+	char *line;
 	size_t len[3];
 	ptrdiff_t n;
 	uint64_t key, sim;
@@ -188,18 +147,16 @@ readpairs(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
-		if ((nf = cut(line, (size_t)n, f, len, 3)) < 2) {
+		if ((nf = rec_cut(line, (size_t)n, f, len, 3)) < 2) {
 			weprintf("%s:%ju: fewer than 2 fields (ID_A, ID_B)", r.name, r.lineno);
 			bad = 1;
 			continue;
 		}
-		sim = SIMONE;
-		if (nf == 3 && parsesim(f[2], len[2], &sim) < 0) {
-			weprintf("%s:%ju: similarity '%.*s' is invalid (allowed: a decimal "
+		sim = nf == 3 ? parsefracn(f[2], len[2], &errstr) : SIMONE;
+		if (nf == 3 && errstr) {
+			weprintf("%s:%ju: similarity '%.*s' is %s (allowed: a decimal "
 			    "fraction from 0 to 1, at most 15 decimals)", r.name, r.lineno,
-			    (int)(len[2] < 64 ? len[2] : 64), f[2]);
+			    (int)(len[2] < 64 ? len[2] : 64), f[2], errstr);
 			bad = 1;
 			continue;
 		}
@@ -502,9 +459,7 @@ main(int argc, char *argv[])
 			sflag = 1;
 			break;
 		case 't':
-			if (parsesim(optarg, strlen(optarg), &minsim) < 0)
-				enprintf(EXIT_USAGE, "threshold '%s' is invalid (allowed: a "
-				    "decimal fraction from 0 to 1, at most 15 decimals)", optarg);
+			minsim = estrtofrac(optarg, "threshold");
 			tflag = 1;
 			break;
 		default:

@@ -6,23 +6,30 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fp.h"
 #include "rdr.h"
+#include "rec.h"
 #include "util.h"
 #include "wtab.h"
 
 static uint32_t limit = 10;	/* -l: a paragraph with more matches is boilerplate */
-static struct wtab keys;	/* paragraph keys of the map; paragraph i has id i */
-static struct wtab pages;	/* page IDs (escaped); page i has id i */
-static uint32_t *parpage;	/* by paragraph: its page */
-static uint64_t *parsize;	/* by paragraph: its size */
-static uint32_t *deg;		/* by paragraph: matches read that hold it */
-static size_t parcap, sizecap;
-static uint64_t *pagesize;	/* by page: the sum of its paragraphs' sizes */
-static size_t pagecap;
+/* The map: paragraphs and pages. */
+static struct {
+	struct wtab keys;	/* paragraph keys; paragraph i has id i */
+	struct wtab pages;	/* page IDs (escaped); page i has id i */
+	uint32_t *parpage;	/* by paragraph: its page */
+	uint64_t *parsize;	/* by paragraph: its size */
+	uint32_t *deg;		/* by paragraph: matches read that hold it */
+	size_t parcap, sizecap;
+	uint64_t *pagesize;	/* by page: the sum of its paragraphs' sizes */
+	size_t pagecap;
+} map;
 
-/* A match kept: two paragraphs. */
-static struct { uint32_t a, b; } *match;
-static size_t nmatch, matchcap;
+/* The matches kept: two paragraphs each. */
+static struct {
+	struct { uint32_t a, b; } *m;
+	size_t n, cap;
+} kept;
 
 /* A paragraph par of page lo or hi that has a near-duplicate in the other. */
 struct cover {
@@ -40,8 +47,9 @@ static int
 loadmap(const char *path)
 {
 	struct rdr r;
-	char *line, *t1, *t2, *t3;
-	const char *errstr;
+	const char *f[5], *errstr;
+	size_t len[5];
+	char *line;
 	ptrdiff_t n;
 	size_t before;
 	uint32_t k, p;
@@ -51,58 +59,53 @@ loadmap(const char *path)
 	if (rdr_open(&r, path) < 0)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
-		if (!(t1 = memchr(line, '\t', (size_t)n)) ||
-		    !(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
-		    !(t3 = memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) ||
-		    memchr(t3 + 1, '\t', (size_t)(line + n - t3 - 1))) {
+		if (rec_cut(line, (size_t)n, f, len, 5) != 4) {
 			weprintf("%s:%ju: not KEY<TAB>PAGEID<TAB>PARNO<TAB>SIZE", r.name, r.lineno);
 			bad = 1;
 			break;
 		}
-		parsenumn(t2 + 1, (size_t)(t3 - t2 - 1), 1, LLONG_MAX, &errstr);
+		parsenumn(f[2], len[2], 1, LLONG_MAX, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: paragraph number '%.*s' is %s", r.name, r.lineno,
-			    (int)(t3 - t2 - 1), t2 + 1, errstr);
+			    (int)len[2], f[2], errstr);
 			bad = 1;
 			break;
 		}
-		size = parsenumn(t3 + 1, (size_t)(line + n - t3 - 1), 0, MAXSIZE, &errstr);
+		size = parsenumn(f[3], len[3], 0, MAXSIZE, &errstr);
 		if (errstr) {
 			weprintf("%s:%ju: size '%.*s' is %s", r.name, r.lineno,
-			    (int)(line + n - t3 - 1), t3 + 1, errstr);
+			    (int)len[3], f[3], errstr);
 			bad = 1;
 			break;
 		}
-		if (keys.n >= UINT32_MAX - 1) {
+		if (map.keys.n >= UINT32_MAX - 1) {
 			weprintf("%s:%ju: too many paragraphs", r.name, r.lineno);
 			bad = 1;
 			break;
 		}
-		before = keys.n;
-		k = wtab_intern(&keys, line, (size_t)(t1 - line));
-		if (keys.n == before) {
+		before = map.keys.n;
+		k = wtab_intern(&map.keys, f[0], len[0]);
+		if (map.keys.n == before) {
 			weprintf("%s:%ju: key '%.*s' given twice", r.name, r.lineno,
-			    (int)(t1 - line), line);
+			    (int)len[0], f[0]);
 			bad = 1;
 			break;
 		}
-		before = pages.n;
-		p = wtab_intern(&pages, t1 + 1, (size_t)(t2 - t1 - 1));
-		if (pages.n > before) {
-			egrow(&pagesize, &pagecap, pages.n, sizeof *pagesize);
-			pagesize[p] = 0;
+		before = map.pages.n;
+		p = wtab_intern(&map.pages, f[1], len[1]);
+		if (map.pages.n > before) {
+			egrow(&map.pagesize, &map.pagecap, map.pages.n, sizeof *map.pagesize);
+			map.pagesize[p] = 0;
 		}
-		egrow(&parpage, &parcap, keys.n, sizeof *parpage);
-		egrow(&parsize, &sizecap, keys.n, sizeof *parsize);
-		parpage[k] = p;
-		parsize[k] = (uint64_t)size;
-		pagesize[p] += (uint64_t)size;
+		egrow(&map.parpage, &map.parcap, map.keys.n, sizeof *map.parpage);
+		egrow(&map.parsize, &map.sizecap, map.keys.n, sizeof *map.parsize);
+		map.parpage[k] = p;
+		map.parsize[k] = (uint64_t)size;
+		map.pagesize[p] += (uint64_t)size;
 	}
 	if (rdr_close(&r) || bad)
 		return -1;
-	deg = ecalloc(keys.n ? keys.n : 1, sizeof *deg);
+	map.deg = ecalloc(map.keys.n ? map.keys.n : 1, sizeof *map.deg);
 	return 0;
 }
 
@@ -112,7 +115,7 @@ findkey(const char *s, size_t n, const struct rdr *r)
 {
 	uint32_t k;
 
-	if ((k = wtab_find(&keys, s, n)) == WTAB_NONE)
+	if ((k = wtab_find(&map.keys, s, n)) == WTAB_NONE)
 		weprintf("%s:%ju: paragraph '%.*s' is not in the map", r->name, r->lineno,
 		    (int)n, s);
 	return k;
@@ -128,49 +131,38 @@ static int
 readmatches(const char *path)
 {
 	struct rdr r;
-	char *line, *t1, *t2;
-	const char *errstr;
-	ptrdiff_t n;
+	struct matchrec m;
 	uint32_t a, b;
-	int ret = 0;
+	int st, ret = 0;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((n = rdr_line(&r, &line)) >= 0) {
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
-		if (!(t1 = memchr(line, '\t', (size_t)n)))
+	while ((st = matchrec_read(&r, &m)) != 0) {
+		if (st < 0) {
+			ret = 1;
+			if (r.err)
+				break;
+			continue;
+		}
+		if (m.dist < 0)
 			continue;	/* a header record */
-		if (!(t2 = memchr(t1 + 1, '\t', (size_t)(line + n - t1 - 1))) ||
-		    memchr(t2 + 1, '\t', (size_t)(line + n - t2 - 1))) {
-			weprintf("%s:%ju: not A<TAB>DIST<TAB>B", r.name, r.lineno);
+		if ((a = findkey(m.q, m.qlen, &r)) == WTAB_NONE ||
+		    (b = findkey(m.id, m.idlen, &r)) == WTAB_NONE) {
 			ret = 1;
 			continue;
 		}
-		parsenumn(t1 + 1, (size_t)(t2 - t1 - 1), 0, 128, &errstr);
-		if (errstr) {
-			weprintf("%s:%ju: distance '%.*s' is %s", r.name, r.lineno,
-			    (int)(t2 - t1 - 1), t1 + 1, errstr);
-			ret = 1;
+		if (map.parpage[a] == map.parpage[b])
 			continue;
-		}
-		if ((a = findkey(line, (size_t)(t1 - line), &r)) == WTAB_NONE ||
-		    (b = findkey(t2 + 1, (size_t)(line + n - t2 - 1), &r)) == WTAB_NONE) {
-			ret = 1;
+		if (map.deg[a] < UINT32_MAX)
+			map.deg[a]++;
+		if (map.deg[b] < UINT32_MAX)
+			map.deg[b]++;
+		if (map.deg[a] > limit || map.deg[b] > limit)
 			continue;
-		}
-		if (parpage[a] == parpage[b])
-			continue;
-		if (deg[a] < UINT32_MAX)
-			deg[a]++;
-		if (deg[b] < UINT32_MAX)
-			deg[b]++;
-		if (deg[a] > limit || deg[b] > limit)
-			continue;
-		egrow(&match, &matchcap, nmatch + 1, sizeof *match);
-		match[nmatch].a = a;
-		match[nmatch].b = b;
-		nmatch++;
+		egrow(&kept.m, &kept.cap, kept.n + 1, sizeof *kept.m);
+		kept.m[kept.n].a = a;
+		kept.m[kept.n].b = b;
+		kept.n++;
 	}
 	return rdr_close(&r) | ret;
 }
@@ -202,7 +194,7 @@ putid(uint32_t p)
 	const char *s;
 	size_t n;
 
-	s = wtab_word(&pages, p, &n);
+	s = wtab_word(&map.pages, p, &n);
 	fwrite(s, 1, n, stdout);
 }
 
@@ -218,17 +210,17 @@ pairs(void)
 	uint64_t cov[2];
 	uint32_t pa, pb;
 
-	c = ereallocarray(NULL, 2 * nmatch + 1, sizeof *c);
-	for (i = 0; i < nmatch; i++) {
+	c = ereallocarray(NULL, 2 * kept.n + 1, sizeof *c);
+	for (i = 0; i < kept.n; i++) {
 		/* a paragraph that went past the limit later is boilerplate too */
-		if (deg[match[i].a] > limit || deg[match[i].b] > limit)
+		if (map.deg[kept.m[i].a] > limit || map.deg[kept.m[i].b] > limit)
 			continue;
-		pa = parpage[match[i].a];
-		pb = parpage[match[i].b];
+		pa = map.parpage[kept.m[i].a];
+		pb = map.parpage[kept.m[i].b];
 		c[nc].lo = c[nc + 1].lo = pa < pb ? pa : pb;
 		c[nc].hi = c[nc + 1].hi = pa < pb ? pb : pa;
-		c[nc].par = match[i].a;
-		c[nc + 1].par = match[i].b;
+		c[nc].par = kept.m[i].a;
+		c[nc + 1].par = kept.m[i].b;
 		nc += 2;
 	}
 	qsort(c, nc, sizeof *c, cmpcover);
@@ -236,13 +228,13 @@ pairs(void)
 		cov[0] = cov[1] = 0;
 		for (j = i; j < nc && c[j].lo == c[i].lo && c[j].hi == c[i].hi; j++)
 			if (j == i || c[j].par != c[j - 1].par)
-				cov[parpage[c[j].par] != c[i].lo] += parsize[c[j].par];
+				cov[map.parpage[c[j].par] != c[i].lo] += map.parsize[c[j].par];
 		putid(c[i].lo);
 		putchar('\t');
 		putid(c[i].hi);
-		putshare(cov[0] + cov[1], pagesize[c[i].lo] + pagesize[c[i].hi]);
-		putshare(cov[0], pagesize[c[i].lo]);
-		putshare(cov[1], pagesize[c[i].hi]);
+		putshare(cov[0] + cov[1], map.pagesize[c[i].lo] + map.pagesize[c[i].hi]);
+		putshare(cov[0], map.pagesize[c[i].lo]);
+		putshare(cov[1], map.pagesize[c[i].hi]);
 		putchar('\n');
 	}
 	free(c);
@@ -282,8 +274,8 @@ main(int argc, char *argv[])
 	if (!mapfile)
 		usage();
 
-	wtab_init(&keys);
-	wtab_init(&pages);
+	wtab_init(&map.keys);
+	wtab_init(&map.pages);
 	if (loadmap(mapfile) < 0)
 		return EXIT_DATA;
 	if (argc == 0)
@@ -293,12 +285,12 @@ main(int argc, char *argv[])
 	setupstdout();
 	pairs();
 	ret |= fshut(stdout, "<stdout>");
-	wtab_free(&keys);
-	wtab_free(&pages);
-	free(parpage);
-	free(parsize);
-	free(deg);
-	free(pagesize);
-	free(match);
+	wtab_free(&map.keys);
+	wtab_free(&map.pages);
+	free(map.parpage);
+	free(map.parsize);
+	free(map.deg);
+	free(map.pagesize);
+	free(kept.m);
 	return ret;
 }

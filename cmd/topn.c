@@ -34,8 +34,6 @@ topn_read(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (line[n - 1] == '\r')
-			line[--n] = '\0';
 		c = (unsigned long long)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {

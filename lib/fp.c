@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "fp.h"
+#include "rec.h"
 #include "util.h"
 
 void
@@ -30,8 +31,6 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 	}
 	bits = tab + 1;
 	m = (size_t)(line + n - bits);
-	if (m > 0 && bits[m - 1] == '\r')
-		m--;
 	if (m == 0 || m > FP_MAXBITS) {
 		weprintf("%s:%ju: fingerprint has %zu bits, not 1 to %d",
 		    r->name, r->lineno, m, FP_MAXBITS);
@@ -69,5 +68,41 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 	*width = (unsigned)m;
 	rec->id = line;
 	rec->idlen = (size_t)(tab - line);
+	return 1;
+}
+
+int
+matchrec_read(struct rdr *r, struct matchrec *m)
+{
+	const char *f[4], *errstr;
+	size_t len[4];
+	char *line;
+	ptrdiff_t n;
+	int nf;
+
+	if ((n = rdr_line(r, &line)) < 0)
+		return r->err ? -1 : 0;
+	nf = rec_cut(line, (size_t)n, f, len, 4);
+	m->q = f[0];
+	m->qlen = len[0];
+	if (nf == 1) {
+		m->id = f[0] + len[0];
+		m->idlen = 0;
+		m->dist = -1;
+		return 1;
+	}
+	if (nf != 3) {
+		weprintf("%s:%ju: not a match record (ID<TAB>DISTANCE<TAB>ID)",
+		    r->name, r->lineno);
+		return -1;
+	}
+	m->dist = (int)parsenumn(f[1], len[1], 0, FP_MAXBITS, &errstr);
+	if (errstr) {
+		weprintf("%s:%ju: distance '%.*s' is %s", r->name, r->lineno,
+		    (int)(len[1] < 64 ? len[1] : 64), f[1], errstr);
+		return -1;
+	}
+	m->id = f[2];
+	m->idlen = len[2];
 	return 1;
 }

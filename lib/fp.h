@@ -62,4 +62,21 @@ struct fprec {
 
 int fprec_read(struct rdr *r, struct fprec *rec, unsigned *width);
 
+/*
+ * A match record "ID<TAB>DIST<TAB>ID" or the header record "ID" of a query
+ * (simrec(5)). matchrec_read reads the next one from r into m: a header
+ * has dist -1 and an empty id. IDs point into r's buffer, still escaped,
+ * until the next read; a TAB more is a bad record, and DIST is a decimal
+ * number from 0 to FP_MAXBITS. Returns 1 for a record, 0 at end of input,
+ * -1 after a diagnostic naming file and line (a read error sets r->err;
+ * after a bad record the next one may be read).
+ */
+struct matchrec {
+	const char *q, *id;
+	size_t qlen, idlen;
+	int dist;
+};
+
+int matchrec_read(struct rdr *r, struct matchrec *m);
+
 #endif

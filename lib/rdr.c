@@ -150,7 +150,11 @@ lineend(struct rdr *r, int delim)
 ptrdiff_t
 rdr_line(struct rdr *r, char **line)
 {
-	return rdr_record(r, '\n', line);
+	ptrdiff_t n = rdr_record(r, '\n', line);
+
+	if (n > 0 && (*line)[n - 1] == '\r')
+		(*line)[--n] = '\0';
+	return n;
 }
 
 ptrdiff_t
@@ -175,6 +179,8 @@ rdr_peekline(struct rdr *r, const char **line)
 	if (!(nl = lineend(r, '\n')))
 		return -1;
 	*line = r->buf + r->pos;
+	if (nl > *line && nl[-1] == '\r')
+		nl--;
 	return nl - *line;
 }
 

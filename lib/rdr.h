@@ -42,15 +42,18 @@ void rdr_fdopen(struct rdr *r, int fd, const char *path);
 int rdr_close(struct rdr *r);
 
 /*
- * Next line, without its LF (a final line without LF counts). The line is
- * NUL-terminated in the buffer and valid until the next call. Returns its
- * length, or -1 at end of input or after a read error (r->err is set).
+ * Next record line, without its LF and without a CR just before it (CR LF
+ * input reads as LF input; a final line without LF counts, and so does a
+ * CR at its end). The line is NUL-terminated in the buffer and valid until
+ * the next call. Returns its length, or -1 at end of input or after a read
+ * error (r->err is set). This is the one place where records lose their CR.
  */
 ptrdiff_t rdr_line(struct rdr *r, char **line);
 
 /*
- * rdr_line for records ended by the byte delim instead of LF (NUL for the
- * lists of find -print0); lineno counts records.
+ * Records ended by the byte delim (NUL for the lists of find -print0, LF
+ * for lists of paths), every other byte kept, a CR too; lineno counts
+ * records.
  */
 ptrdiff_t rdr_record(struct rdr *r, int delim, char **rec);
 

@@ -210,6 +210,42 @@ estrtonum(const char *s, long long min, long long max, const char *what)
 	return v;
 }
 
+unsigned long long
+parsefracn(const char *s, size_t n, const char **errstr)
+{
+	const char *e = s + n;
+	unsigned long long whole = 0, frac = 0, unit = FRAC_ONE;
+	int digits = 0;
+
+	*errstr = "invalid";
+	for (; s < e && *s >= '0' && *s <= '9'; s++, digits++)
+		if ((whole = whole * 10 + (unsigned)(*s - '0')) > 1)
+			return 0;
+	if (s < e && *s == '.')
+		for (s++; s < e && *s >= '0' && *s <= '9'; s++, digits++) {
+			if (unit == 1)
+				return 0;
+			unit /= 10;
+			frac += (unsigned)(*s - '0') * unit;
+		}
+	if (s != e || digits == 0 || whole * FRAC_ONE + frac > FRAC_ONE)
+		return 0;
+	*errstr = NULL;
+	return whole * FRAC_ONE + frac;
+}
+
+unsigned long long
+estrtofrac(const char *s, const char *what)
+{
+	const char *errstr;
+	unsigned long long v = parsefracn(s, strlen(s), &errstr);
+
+	if (errstr)
+		enprintf(EXIT_USAGE, "%s '%s' is %s (allowed: a decimal fraction from 0 "
+		    "to 1, at most 15 decimals)", what, s, errstr);
+	return v;
+}
+
 int
 fshut(FILE *fp, const char *name)
 {

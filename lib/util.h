@@ -39,6 +39,18 @@ long long parsenumn(const char *s, size_t n, long long min, long long max,
 /* parsenum, or a usage error naming what the number is for. */
 long long estrtonum(const char *s, long long min, long long max, const char *what);
 
+/*
+ * A decimal fraction from 0 to 1 of the n bytes at s: decimal digits with
+ * at most one '.', at least one digit, at most 15 decimals ("0.5", ".75",
+ * "1", "1.000"); no sign, blank, exponent or hexadecimal. Returns it
+ * exactly, in units of FRAC_ONE; on failure 0, and *errstr is "invalid".
+ */
+#define FRAC_ONE 1000000000000000ULL
+unsigned long long parsefracn(const char *s, size_t n, const char **errstr);
+
+/* parsefracn of a string, or a usage error naming what the fraction is for. */
+unsigned long long estrtofrac(const char *s, const char *what);
+
 /* Flush and close fp; report a failure naming name. Returns 0 or 1 (for the exit status). */
 int fshut(FILE *fp, const char *name);
 

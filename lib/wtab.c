@@ -389,8 +389,6 @@ wtab_load_lines(struct wtab *t, const char *path, int unique)
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if ((tab = memchr(line, '\t', (size_t)n)))
 			n = tab - line;
-		else if (n > 0 && line[n - 1] == '\r')
-			n--;
 		if (n == 0) {
 			weprintf("%s:%ju: empty word", r.name, r.lineno);
 			ret = -1;

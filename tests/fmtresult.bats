@@ -89,7 +89,7 @@ fmtresult: in:5: distance '2147483648' is too large
 
 @test "fmtresult: a record with 2 fields" {
 	printf 'q\t1\ta\nq\t2\nq\t3\tc\n' >in
-	check 1 'q\n1:a \n3:c \n' 'fmtresult: in:2: match needs 3 fields\n' fmtresult in
+	check 1 'q\n1:a \n3:c \n' 'fmtresult: in:2: not a match record (ID<TAB>DISTANCE<TAB>ID)\n' fmtresult in
 }
 
 # ---- Hardening: bad input, output faults, resource bounds ----
@@ -169,4 +169,16 @@ fmtresult: in:4: distance '99999999999999999999' is too large
 	# fuzz finding: an empty first query was copied to a null buffer (UB)
 	printf '\n\t0\ta\n' >in
 	check 0 '\n0:a \n' '' fmtresult in
+}
+
+@test "fmtresult: CR LF lines read as LF lines (simrec(5)), no CR in an ID" {
+	sed 's/$/\r/' m >crlf
+	check 0 "$q1$q2$q3" '' fmtresult crlf
+}
+
+@test "fmtresult: a match record has 3 fields, distance 0 to 128 (simrec(5))" {
+	printf 'q\t1\tb\tc\nq\t129\tb\nq\t128\tb\n' >in
+	check 1 'q\n128:b \n' "fmtresult: in:1: not a match record (ID<TAB>DISTANCE<TAB>ID)
+fmtresult: in:2: distance '129' is too large
+" fmtresult in
 }

@@ -81,7 +81,7 @@ setup() {
 	printf 'a\nb\tx\tc\n' >badp
 	check 1 '' "fpcluster: badp:2: distance 'x' is invalid\n" fpcluster badp
 	printf 'a\t1\tb\nc\t2\n' >badp
-	check 1 '' 'fpcluster: badp:2: a match record has 3 fields (ID, distance, ID)\n' fpcluster badp
+	check 1 '' 'fpcluster: badp:2: not a match record (ID<TAB>DISTANCE<TAB>ID)\n' fpcluster badp
 	check 1 '' 'fpcluster: nope: No such file or directory\n' fpcluster nope
 }
 
@@ -172,4 +172,13 @@ load faults
 	genfp -s 7 -m 64 -b 28 -v 100 -p 35 -n 10 -u 5 20000 >f
 	hamq -s -a -m scan f | fpcluster >want
 	fpcluster f | cmp - want
+}
+
+@test "fpcluster: a match record has 3 fields, distance 0 to 128 (simrec(5))" {
+	printf 'q\t1\tb\tc\n' >in
+	check 1 '' 'fpcluster: in:1: not a match record (ID<TAB>DISTANCE<TAB>ID)\n' fpcluster in
+	printf 'q\t129\tb\n' >in
+	check 1 '' "fpcluster: in:1: distance '129' is too large\n" fpcluster in
+	printf 'q\t128\tb\r\n' >in
+	check 0 'q\tq\nb\tq\n' '' fpcluster in
 }

@@ -251,3 +251,8 @@ P3='The third paragraph closes the story, long and plain, without links, as arti
 	rec '<html><body><nav><a href=/>Home</a></nav><div>Short text.</div><footer>Foot</footer></body></html>' >in
 	check 0 'p1\tShort text.\n' '' htmltext in
 }
+
+@test "htmltext: a CR before the LF ends no field (simrec(5))" {
+	printf 'a\tplain text\r\nb\t<p>html</p>\r\n' >crlf
+	check 0 'a\tplain text\nb\thtml\n' '' htmltext crlf
+}

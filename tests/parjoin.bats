@@ -84,8 +84,8 @@ setup() {
 
 @test "parjoin: bad match records are skipped, the others used" {
 	printf '1\t0\t3\n1\t0\n1\t0\t3\tx\n1\tx\t3\n1\t129\t3\n9\t0\t3\n1\t0\t9\n2\t2\t5\n' >bad
-	check 1 "$want" "parjoin: bad:2: not A<TAB>DIST<TAB>B
-parjoin: bad:3: not A<TAB>DIST<TAB>B
+	check 1 "$want" "parjoin: bad:2: not a match record (ID<TAB>DISTANCE<TAB>ID)
+parjoin: bad:3: not a match record (ID<TAB>DISTANCE<TAB>ID)
 parjoin: bad:4: distance 'x' is invalid
 parjoin: bad:5: distance '129' is too large
 parjoin: bad:6: paragraph '9' is not in the map
@@ -141,4 +141,12 @@ parjoin: bad:7: paragraph '9' is not in the map\\n" parjoin -m map bad
 	fphash -H -m 64 -w log par.cnt >par.fp
 	hamq -s -d 3 par.fp >par.m
 	check 0 'long\tshort\t0.8123\t0.6840\t1.0000\n' '' parjoin -m par.map par.m
+}
+
+@test "parjoin: a match record has 3 fields, distance 0 to 128 (simrec(5))" {
+	printf 'k1\tA\t1\t10\nk2\tB\t1\t10\n' >map
+	printf 'k1\t1\tk2\tx\nk1\t129\tk2\n' >in
+	check 1 '' "parjoin: in:1: not a match record (ID<TAB>DISTANCE<TAB>ID)
+parjoin: in:2: distance '129' is too large
+" parjoin -m map in
 }
