@@ -363,8 +363,6 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 		return -1;
 	}
 	p = tab + 1;
-	if (end > p && end[-1] == '\r')
-		end--;
 	s->n = 0;
 	s->h = h;
 	while (p < end) {

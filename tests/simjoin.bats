@@ -355,3 +355,10 @@ rssbound() {
 	[ "${#lines[@]}" -eq 1024 ]
 	[ "${lines[1023]}" = "g1023-0	g1023-1	1.0000" ]
 }
+
+@test "simjoin: CR LF sketch records read as LF ones, one CR only (simrec(5))" {
+	printf 'a\t2\t0000000000000001 0000000000000002\r\nb\t2\t0000000000000001 0000000000000002\r\n' >crlf
+	check 0 'a\tb\t1.0000\n' '' simjoin -m 1 crlf
+	printf 'a\t2\t0000000000000001 0000000000000002\r\r\n' >twocr
+	check 1 '' 'simjoin: twocr:1: bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)\n' simjoin twocr
+}
