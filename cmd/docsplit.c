@@ -23,7 +23,9 @@ enum mode { PAGES, FILES, JSONL };
 static enum mode mode = PAGES;
 static int listdelim = -1;	/* -0, -l: the operands are lists of paths ended by it */
 static const char *idname = "id", *textname = "text";	/* -i, -t */
+static int listonly;		/* -n: write the paths a run would read instead */
 static unsigned part, parts = 1;	/* -p: with -f, read files part, part + parts, ... only */
+static int dealing = 1;		/* mine() deals files out (not inside a list entry) */
 static uintmax_t nfiles;		/* files met so far, read or not */
 
 /* Where the page splitter is within a page. */
@@ -197,7 +199,17 @@ jsonlines(struct rdr *r)
 static int
 mine(void)
 {
-	return nfiles++ % parts == part;
+	return !dealing || nfiles++ % parts == part;
+}
+
+/* -n: the path of a file a run would read, ended by NUL, for -0. */
+static int
+putpath(const char *path)
+{
+	obuf_add(&out, path, strlen(path) + 1);
+	if (out.n >= 1 << 16)
+		obuf_flush(&out, stdout);
+	return 0;
 }
 
 /* Read the open file r in the chosen mode; id is its path as given. */
@@ -233,6 +245,7 @@ walkentry(const char *path)
 {
 	struct stat st;
 	struct rdr r;
+	int fd;
 
 	if (lstat(path, &st) < 0) {
 		weprintf("%s:", path);
@@ -246,8 +259,12 @@ walkentry(const char *path)
 	}
 	if (!S_ISREG(st.st_mode) || !mine())
 		return 0;
-	if (rdr_open(&r, path) < 0)
+	if (listonly)
+		return putpath(path);
+	/* it may have changed since lstat: a FIFO now must not block the walk */
+	if ((fd = rdr_opendoc(path, 0)) < 0)
 		return 1;
+	rdr_fdopen(&r, fd, path);
 	return readfile(&r, path);
 }
 
@@ -316,18 +333,52 @@ dopath(const char *path, const char *id)
 {
 	struct stat st;
 	struct rdr r;
+	int fd, dirok = 1;
 
-	/* with parts, a file (not a directory) that is another part's is not opened */
-	if (parts > 1 && !(strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) &&
-	    !mine())
-		return 0;
-	if (rdr_open(&r, path) < 0)
-		return 1;
-	if (r.fd != 0 && fstat(r.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		rdr_close(&r);
-		return walk(path);
+	if (listonly) {
+		if (stat(path, &st) < 0) {
+			weprintf("%s:", path);
+			return 1;
+		}
+		return S_ISDIR(st.st_mode) ? walk(path) : putpath(id);
 	}
+	/*
+	 * With parts, a directory is walked, a file numbered, and not opened
+	 * if another part's; one that turned into a directory since is no
+	 * file to read.
+	 */
+	if (parts > 1 && dealing) {
+		if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return walk(path);
+		if (!mine())
+			return 0;
+		dirok = 0;
+	}
+	if ((fd = rdr_opendoc(path, dirok)) == RDR_DIR)
+		return walk(path);
+	if (fd < 0)
+		return 1;
+	rdr_fdopen(&r, fd, path);
 	return readfile(&r, id);
+}
+
+/*
+ * A path of a list with parts: numbered as one file whatever it is when
+ * opened, so that the numbering is the list's alone and the parts read
+ * disjoint files even if a file turns into a directory under them; a
+ * directory is walked whole by the part it falls to.
+ */
+static int
+dealpath(const char *path, const char *id)
+{
+	int ret;
+
+	if (!mine())
+		return 0;
+	dealing = 0;
+	ret = dopath(path, id);
+	dealing = 1;
+	return ret;
 }
 
 /* A list of paths, each ended by listdelim, read as it comes. */
@@ -350,12 +401,12 @@ readlist(const char *list)
 			continue;
 		}
 		/* in a list, "-" is a file of that name, not standard input */
-		ret |= dopath(strcmp(path, "-") ? path : "./-", path);
+		ret |= (parts > 1 ? dealpath : dopath)(strcmp(path, "-") ? path : "./-", path);
 	}
 	return ret | rdr_close(&r);
 }
 
-static const char synopsis[] = "[-0fjl] [-i name] [-p part/parts] [-t name] [file ...]";
+static const char synopsis[] = "[-0fjln] [-i name] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -370,7 +421,7 @@ main(int argc, char *argv[])
 	char *slash;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0fhi:jlp:t:")) != -1) {
+	while ((c = getopt(argc, argv, "0fhi:jlnp:t:")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
@@ -394,6 +445,9 @@ main(int argc, char *argv[])
 			listdelim = '\n';
 			lists |= 2;
 			break;
+		case 'n':
+			listonly = 1;
+			break;
 		case 'p':
 			if (!(slash = strchr(optarg, '/')))
 				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", optarg);
@@ -411,9 +465,18 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	/* one kind of list, one mode; -i and -t name JSON members */
-	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (parts > 1 && mode != FILES))
+	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
+	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (parts > 1 && mode != FILES) ||
+	    (listonly && (mode == JSONL || parts > 1)))
 		usage();
+	/* a list of paths cannot name standard input: its data is no file */
+	if (listonly && listdelim < 0) {
+		if (argc == 0)
+			enprintf(EXIT_USAGE, "-n: no file operand (standard input cannot be listed)");
+		for (c = 0; c < argc; c++)
+			if (!strcmp(argv[c], "-"))
+				enprintf(EXIT_USAGE, "-n: standard input cannot be listed");
+	}
 
 	setupstdout();
 	if (argc == 0)
@@ -421,6 +484,7 @@ main(int argc, char *argv[])
 	/* stop at a write error: the output is lost, and fshut still knows why */
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
+	obuf_flush(&out, stdout);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }

@@ -1,4 +1,5 @@
 /* rdr.c: buffered reading of line-oriented input in large blocks. */
+#include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -31,6 +32,34 @@ rdr_open(struct rdr *r, const char *path)
 	}
 	rdr_fdopen(r, fd, path);
 	return 0;
+}
+
+int
+rdr_opendoc(const char *path, int dirok)
+{
+	struct stat st;
+	int fd, fl;
+
+	if (!strcmp(path, "-"))
+		return STDIN_FILENO;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
+		weprintf("%s:", path);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		weprintf("%s:", path);
+	} else if (S_ISDIR(st.st_mode) && dirok) {
+		close(fd);
+		return RDR_DIR;
+	} else if (!S_ISREG(st.st_mode)) {
+		weprintf("%s: not a regular file", path);
+	} else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		weprintf("%s:", path);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
 }
 
 void

@@ -17,6 +17,20 @@ struct rdr {
 
 /* Open path ("-" is stdin). On failure print a diagnostic and return -1. */
 int rdr_open(struct rdr *r, const char *path);
+
+enum { RDR_DIR = -2 };
+
+/*
+ * Open a document, a file that must be regular, for rdr_fdopen, and
+ * never block: a FIFO (or device) put in its place after the caller
+ * looked would block open(2) for good, so it is opened O_NONBLOCK,
+ * fstat(2)ed, and O_NONBLOCK is cleared only if it is a regular file.
+ * Returns the descriptor; "-" is standard input, taken whatever it is;
+ * a directory, with dirok, gives RDR_DIR and is left closed for the
+ * caller to walk; anything else is reported ("path: not a regular
+ * file") and gives -1, as does a failure to open it.
+ */
+int rdr_opendoc(const char *path, int dirok);
 /* Read the open descriptor fd, named path ("-" for stdin), which rdr_close closes. */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /* Close; returns 1 if a read error happened, else 0. */

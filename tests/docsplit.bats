@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]\n'
+u='usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]\n'
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0fjl] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -247,15 +247,50 @@ load faults
 		docsplit -f top d
 }
 
-@test "docsplit -f: FIFOs in a walk are not documents; as operands they are read" {
+@test "docsplit -f: FIFOs in a walk are not documents; as operands they are reported" {
 	mkdir d
 	mkfifo d/fifo
 	printf x >d/y
 	check 0 'd/y\tx\n' '' docsplit -f d
+	# no writer: an open that waited for one would never return
 	mkfifo p
-	printf 'data\f' >p &
-	check 0 'p\tdata\f\n' '' docsplit -f p
-	wait
+	check 1 'd/y\tx\n' 'docsplit: p: not a regular file\n' timeout 10 docsplit -f p d/y
+	check 1 'A\ta\\n\n' 'docsplit: p: not a regular file\n' timeout 10 docsplit p - <<<$'A\na'
+	printf 'p\nd/y\n' >list
+	check 1 'd/y\tx\n' 'docsplit: p: not a regular file\n' timeout 10 docsplit -fl list
+	printf 'p\0d/y\0' >list0
+	check 1 'd/y\tx\n' 'docsplit: p: not a regular file\n' timeout 10 docsplit -0f -p 0/1 list0
+	check 1 '' 'docsplit: p: not a regular file\n' timeout 10 docsplit -0f -p 0/2 list0
+	check 1 '' 'docsplit: d/fifo: not a regular file\n' timeout 10 docsplit -f d/fifo
+	# a device is no document either; standard input is read whatever it is
+	check 1 '' 'docsplit: /dev/null: not a regular file\n' docsplit -f /dev/null
+	printf 'data\f' | check 0 '-\tdata\f\n' '' timeout 10 docsplit -f -
+}
+
+@test "docsplit -f: files turned into FIFOs under a walk do not block it" {
+	local i st pid rounds=0 hits=0
+	mkdir d
+	for i in 0 1 2 3 4 5 6 7 8 9; do printf x >"d/$i"; done
+	# each name flips between a file and a FIFO for 3 s: a walk that
+	# looked at a file and opened a FIFO blocked for good (every few runs
+	# of 1000 entries); now it reports the FIFO
+	fifoflip 3 d/* >flips &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		st=0
+		timeout 10 docsplit -f $(printf 'd %.0s' $(seq 100)) >out 2>err || st=$?
+		case $st in
+		0) ;;
+		1) hits=$((hits + 1)) ;;
+		*) false ;;
+		esac
+		[ "$(grep -cvx 'docsplit: d/[0-9]: not a regular file' err)" -eq 0 ]
+		[ "$(grep -cvx 'd/[0-9]	x' out)" -eq 0 ]
+		rounds=$((rounds + 1))
+	done
+	wait "$pid"
+	[ "$(cat flips)" -gt 0 ]
+	echo "# $rounds runs, $hits met a FIFO" >&3
 }
 
 @test "docsplit -f: an unreadable file is reported and skipped" {
@@ -539,4 +574,89 @@ b'
 	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in
 	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 64)\n" docsplit -f -p 0/0 in
 	check 2 '' "docsplit: parts '65' is too large (allowed: 1 to 64)\n" docsplit -f -p 0/65 in
+}
+
+# ---- Listing (-n): one walk, dealt out to parts ----
+
+@test "docsplit -n: the paths a -f run reads, each ended by NUL" {
+	mkdir -p d/a d/empty
+	printf 1 >d/a/x
+	printf 2 >$'d/-t\tab'
+	printf 3 >$'d/new\nline'
+	printf 4 >e
+	printf 5 >-lead
+	ln -s nowhere d/dangling
+	ln -s ../e d/link
+	ln -s a d/dirlink
+	mkfifo d/fifo
+	# a directory is listed as its files; a dangling link is reported once
+	check 1 'd/-t\tab\0d/a/x\0d/link\0d/new\nline\0e\0-lead\0' \
+		'docsplit: d/dangling: No such file or directory\ndocsplit: nope: No such file or directory\n' \
+		docsplit -n -- d e nope -lead
+	check 1 'd/-t\tab\0d/a/x\0d/link\0d/new\nline\0e\0-lead\0' \
+		'docsplit: d/dangling: No such file or directory\ndocsplit: nope: No such file or directory\n' \
+		docsplit -fn -- d e nope -lead
+	# links given as operands are followed, to files and directories
+	ln -s d top
+	check 0 'top/a/x\0d/link\0' '' docsplit -n top/a d/link
+}
+
+@test "docsplit -n: an unreadable directory is reported as a -f run reports it" {
+	needasuser
+	mkdir -p d/no d/yes
+	printf a >d/no/f
+	printf b >d/yes/f
+	chmod 000 d/no
+	check 1 'd/yes/f\0' 'docsplit: d/no: Permission denied\n' asuser docsplit -n d
+}
+
+@test "docsplit -n -0, -n -l: the paths of lists; - in a list is a file" {
+	mkdir d
+	printf 1 >d/x
+	printf 2 >./-
+	printf 3 >f
+	printf 'f\n\nd\n-\nmissing\n' >list
+	check 1 'f\0d/x\0-\0' 'docsplit: missing: No such file or directory\n' docsplit -nl list
+	printf 'd\0-\0' | check 0 'd/x\0-\0' '' docsplit -n0
+	# and read back, a - in the list is the same file
+	printf 'd\0-\0' | docsplit -n0 >paths
+	check 0 'd/x\t1\n-\t2\n' '' docsplit -0f paths
+}
+
+@test "docsplit -n: usage" {
+	check 2 '' 'docsplit: -n: no file operand (standard input cannot be listed)\n' docsplit -n
+	check 2 '' 'docsplit: -n: standard input cannot be listed\n' docsplit -n a - b
+	check 2 '' "$u" docsplit -nj d
+	check 2 '' "$u" docsplit -nf -p 0/2 d
+}
+
+@test "docsplit -n: parts of its list read disjoint files and interleave into one run" {
+	local i
+	mkdir -p d/x d/y/z
+	for i in $(seq 10 49); do printf "$i" >"d/x/$i"; done
+	for i in $(seq 50 69); do printf "$i" >"d/y/z/$i"; done
+	printf 'tab' >$'d/t\tb'
+	ln -s nowhere d/y/dangling
+	printf e >e
+	docsplit -f d e >one 2>one.err && false
+	docsplit -n d e >list 2>list.err && false
+	[ "$(cat list.err)" = "docsplit: d/y/dangling: No such file or directory" ]
+	cmp one.err list.err
+	for i in 0 1 2; do
+		check 0 '' '' sh -c "docsplit -0f -p $i/3 list >p$i"
+	done
+	paste -d '\n' p0 p1 p2 | grep -v '^$' >merged
+	cmp merged one
+	[ "$(cat p0 p1 p2 | wc -l)" -eq 62 ]
+	[ "$(cut -f1 p0 p1 p2 | sort | uniq -d | wc -l)" -eq 0 ]
+}
+
+@test "docsplit -0 -p: a list entry is one file to deal, a directory is walked by its part" {
+	mkdir d
+	printf 1 >d/a
+	printf 2 >d/b
+	printf 3 >f
+	printf 'd\0f\0' >list
+	check 0 'd/a\t1\nd/b\t2\n' '' docsplit -0f -p 0/2 list
+	check 0 'f\t3\n' '' docsplit -0f -p 1/2 list
 }
