@@ -142,7 +142,7 @@ writer(int mode, const char *state, char *argv[])
 	workpath = emalloc(strlen(state) + sizeof work + 1);
 	sprintf(workpath, "%s/%s", state, work);
 	if (mkdirat(statefd, work, 0777) < 0)
-		eprintf("%s:", workpath);
+		eprintf("%s:", state);
 
 	/* a signal before the command runs is forwarded to it once it does */
 	sigemptyset(&block);

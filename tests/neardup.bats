@@ -5,11 +5,11 @@
 load helper
 load neardocs
 
-u='usage: neardup [-cuv] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
+u='usage: neardup [-cuvw] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
-params='neardup-state\n1\nwords 5\nsize 128\nextract main\n'
+params='neardup-state\n2\nwords 5\nsize 128\nextract main\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -143,10 +143,11 @@ setup() {
 
 @test "neardup -o, -q: a kept state answers new documents" {
 	check 0 "$pairs" '' neardup -o st docs
-	check 0 "$params" '' cat st/params
+	check 0 "$params" '' cat st/current/params
 	check 0 'st\n' '' sh -c 'ls -d st*'
+	check 0 'current\nlock\nv.1\n' '' ls -A st
 	docsplit -f docs | htmltext | sketch >want
-	cmp st/sketches want
+	cmp st/current/sketches want
 	mkdir new
 	gendoc 5 80 >new/d.txt
 	cp docs/c.txt new/c.txt
@@ -158,31 +159,35 @@ setup() {
 	# the kept parameters are taken
 	check 0 'new/c.txt\tdocs/c.txt\t1.0000\nnew/d2.txt\tnew/d.txt\t1.0000\n' '' neardup -k 5 -n 128 -e main -q st new
 	# the state is not changed by queries
-	cmp st/sketches want
+	cmp st/current/sketches want
 	# -o again replaces it
 	check 0 'docs/a.txt\tdocs/a2.txt\t0.8765\n' '' neardup -o st docs/a.txt docs/a2.txt
-	check 0 '2\n' '' awk 'END { print NR }' st/sketches
+	check 0 '2\n' '' awk 'END { print NR }' st/current/sketches
 	check 0 'st\n' '' sh -c 'ls -d st*'
+	check 0 'current\nlock\nv.2\n' '' ls -A st
 	# a trailing slash names the same state
 	check 0 "$pairs" '' neardup -o st/ docs
 	check 0 "$pairs" '' neardup -o st// docs
 	check 0 'st\n' '' sh -c 'ls -d st*'
-	check 0 'docs/c.txt\tdocs/c.txt\t1.0000\n' '' neardup -q st/ docs/c.txt
+	# a query replaces the kept document of its ID: no pair with itself
+	check 0 '' '' neardup -q st/ docs/c.txt
+	check 0 'docs/c.txt\n' '' neardup -u -q st/ docs/c.txt
 }
 
 @test "neardup -a: documents added to a kept state" {
 	neardup -o st docs/a.txt docs/b.txt >/dev/null
-	cp st/sketches before
+	cp st/current/sketches before
 	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' neardup -a st docs/a2.txt docs/c.txt
 	docsplit -f docs/a2.txt docs/c.txt | sketch >added
 	cat before added >want
-	cmp st/sketches want
-	check 0 'params\nsketches\n' '' ls -A st
+	cmp st/current/sketches want
+	check 0 'current\nlock\nv.2\n' '' ls -A st
 	# the added documents are kept now: c is no longer new
 	gendoc 5 80 >d.txt
-	check 0 'd.txt\n' '' neardup -u -q st docs/c.txt d.txt
-	check 0 'd.txt\n' '' neardup -u -a st docs/c.txt d.txt
-	check 0 '6\n' '' awk 'END { print NR }' st/sketches
+	# c replaces the kept c: it is new unless like another one
+	check 0 'docs/c.txt\nd.txt\n' '' neardup -u -q st docs/c.txt d.txt
+	check 0 'docs/c.txt\nd.txt\n' '' neardup -u -a st docs/c.txt d.txt
+	check 0 '5\n' '' awk 'END { print NR }' st/current/sketches
 }
 
 @test "neardup -a: a state that cannot be written is left as it was" {
@@ -192,14 +197,14 @@ setup() {
 	chmod 777 tmp
 	export TMPDIR=tmp
 	neardup -o st docs/a.txt >/dev/null
-	cp st/sketches before
+	cp st/current/sketches before
 	chmod 555 st
 	run --separate-stderr asuser neardup -a st docs/b.txt
 	chmod 755 st
 	[ "$status" -eq 1 ]
-	[ "${stderr_lines[-1]}" = "neardup: st/sketches: cannot update" ]
-	cmp st/sketches before
-	check 0 'params\nsketches\n' '' ls -A st
+	[ "${stderr_lines[-1]}" = "ndstate: st/lock: Permission denied" ]
+	cmp st/current/sketches before
+	check 0 'current\nlock\nv.1\n' '' ls -A st
 	check 0 '' '' ls -A tmp
 }
 
@@ -208,45 +213,51 @@ setup() {
 	check 1 '' 'neardup: st: made with words 5, not 4\n' neardup -k 4 -q st docs/a.txt
 	check 1 '' 'neardup: st: made with size 128, not 64\n' neardup -n 64 -a st docs/a.txt
 	check 1 '' 'neardup: st: made with extract main, not raw\n' neardup -e raw -q st docs/a.txt
-	mkdir v2
-	printf 'neardup-state\n2\nwords 5\nsize 128\nextract main\n' >v2/params
-	: >v2/sketches
-	check 1 '' 'neardup: v2: state version 2, this neardup reads version 1\n' neardup -q v2 docs/a.txt
+	mkdir v3
+	printf 'neardup-state\n3\nwords 5\nsize 128\nextract main\n' >v3/params
+	: >v3/sketches
+	check 1 '' 'ndstate: v3: state version 3, this neardup reads versions 1 and 2\n' neardup -q v3 docs/a.txt
 	mkdir bad
 	printf 'neardup-state\n1\nwords five\nsize 128\nextract main\n' >bad/params
 	: >bad/sketches
-	check 1 '' 'neardup: bad/params: bad parameters\n' neardup -q bad docs/a.txt
+	check 1 '' 'ndstate: bad/params: bad parameters\n' neardup -q bad docs/a.txt
 	mkdir other
 	printf 'something else\n' >other/params
 	: >other/sketches
-	check 1 '' 'neardup: other/params: not a neardup state\n' neardup -q other docs/a.txt
-	check 1 '' 'neardup: other: not a neardup state: not replaced\n' neardup -o other docs
+	check 1 '' 'ndstate: other/params: not a neardup state\n' neardup -q other docs/a.txt
+	check 1 '' 'ndstate: other: not a neardup state: not replaced\n' neardup -o other docs
 	mkdir full
 	: >full/x
-	check 1 '' 'neardup: full: a directory that is not a neardup state: not replaced\n' neardup -o full docs
+	check 1 '' 'ndstate: full: a directory that is not a neardup state: not replaced\n' neardup -o full docs
 	mkdir nostate
-	check 1 '' 'neardup: nostate: not a neardup state (no params or sketches)\n' neardup -q nostate docs/a.txt
-	check 1 '' 'neardup: nope: no such state directory\n' neardup -q nope docs/a.txt
+	check 1 '' 'ndstate: nostate: not a neardup state (no params or sketches)\n' neardup -q nostate docs/a.txt
+	check 1 '' 'ndstate: nope: no such state directory\n' neardup -q nope docs/a.txt
 	: >file
-	check 1 '' 'neardup: file: not a directory\n' neardup -q file docs/a.txt
-	check 1 '' 'neardup: file: exists and is not a directory\n' neardup -o file docs
+	check 1 '' 'ndstate: file: not a directory\n' neardup -q file docs/a.txt
+	check 1 '' 'ndstate: file: exists and is not a directory\n' neardup -o file docs
 	check 0 '' '' cat file
+	# nothing was left in those directories
+	check 0 'params\nsketches\n' '' ls -A other
+	check 0 'x\n' '' ls -A full
+	check 0 '' '' ls -A nostate
 	# an empty directory may become a state
 	mkdir empty
 	check 0 "$pairs" '' neardup -o empty docs
-	check 0 "$params" '' cat empty/params
+	check 0 "$params" '' cat empty/current/params
 }
 
 # ---- Hardening: bad input, output faults, atomic state ----
 load faults
 
 @test "neardup: unreadable and missing files" {
-	check 1 '' 'docsplit: nope: No such file or directory\n' neardup docs nope
+	# the others are read: pairs, then the exit status says one was not
+	check 1 "$pairs" 'docsplit: nope: No such file or directory\n' neardup docs nope
 	needasuser
 	chmod 000 docs/c.txt
-	run asuser neardup docs
+	run --separate-stderr asuser neardup docs
 	[ "$status" -eq 1 ]
-	[ "$output" = "docsplit: docs/c.txt: Permission denied" ]
+	[ "$output" = "$(printf "$pairs")" ]
+	[ "$stderr" = "docsplit: docs/c.txt: Permission denied" ]
 }
 
 @test "neardup: an empty collection has no pairs" {
@@ -255,7 +266,7 @@ load faults
 	check 0 '' '' neardup -u empty
 	check 0 '' '' neardup -j </dev/null
 	check 0 '' '' neardup -o st empty
-	check 0 '' '' cat st/sketches
+	check 0 '' '' cat st/current/sketches
 	check 0 '' '' neardup -q st docs/a.txt
 	check 0 'docs/a.txt\n' '' neardup -u -q st docs/a.txt
 }
@@ -270,10 +281,6 @@ load faults
 	export TMPDIR=$PWD/tmp
 	neardup -o st docs/a.txt docs/b.txt >/dev/null
 	cp -R st saved
-	check 1 '' 'docsplit: nope: No such file or directory\n' neardup -o st docs nope
-	diff -r st saved
-	check 1 '' 'docsplit: nope: No such file or directory\n' neardup -a st docs/c.txt nope
-	diff -r st saved
 	check 1 '' 'simjoin: <stdout>: write error: No space left on device\n' sh -c 'exec neardup -o st docs >/dev/full'
 	diff -r st saved
 	check 1 '' 'simjoin: <stdout>: write error: No space left on device\n' sh -c 'exec neardup -a st docs/a2.txt >/dev/full'
@@ -285,7 +292,7 @@ load faults
 	check 1 '' 'neardup: stage text failed (status 3)\n' env PATH="$PWD/fake:$PATH" neardup -o st docs
 	diff -r st saved
 	check 0 'saved\nst\n' '' sh -c 'ls -A | grep -e "^st" -e "^saved"'
-	check 0 'params\nsketches\n' '' ls -A st
+	check 0 'current\nlock\nv.1\n' '' ls -A st
 	check 0 '' '' ls -A tmp
 }
 
