@@ -17,8 +17,12 @@
 #include "state.h"
 #include "util.h"
 
-/* The descriptor on which the command finds the kept sketches. */
-enum { SKETCHFD = 3 };
+/*
+ * The descriptors on which the command finds the kept sketches, and a pipe
+ * that ends when ndstate does (a writer's command, left running by a
+ * killed ndstate, stops then: it can no longer publish).
+ */
+enum { SKETCHFD = 3, LIFEFD = 5 };
 
 /* How often the lock file may vanish under a waiting run (st_lock). */
 enum { LOCKTRIES = 16 };
@@ -114,7 +118,7 @@ writer(int mode, const char *state, char *argv[])
 	struct stsnap snap;
 	struct stat st;
 	sigset_t block, old;
-	int statefd, lockfd = -1, created = 0, tries, status, ret;
+	int statefd, lockfd = -1, created = 0, tries, status, ret, life[2];
 	size_t i;
 	pid_t pid;
 
@@ -148,6 +152,8 @@ writer(int mode, const char *state, char *argv[])
 	sigemptyset(&block);
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaddset(&block, sigs[i]);
+	if (pipe(life) < 0 || fcntl(life[1], F_SETFD, FD_CLOEXEC) < 0)
+		eprintf("pipe:");
 	sigprocmask(SIG_BLOCK, &block, &old);
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
@@ -159,10 +165,13 @@ writer(int mode, const char *state, char *argv[])
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (mode == 'a')
 			passsketches(snap.sketches);
+		if (life[0] != LIFEFD && (dup2(life[0], LIFEFD) < 0 || close(life[0]) < 0))
+			eprintf("dup2:");
 		setvars(getpid(), mode == 'a' ? &snap.p : NULL, workpath);
 		run(argv);
 	}
 	child = pid;
+	close(life[0]);
 	if (mode == 'a')
 		close(snap.sketches);
 	memset(&sa, 0, sizeof sa);

@@ -51,12 +51,14 @@ openreg(int dirfd, const char *name, const char *where)
 		weprintf("%s/%s:", where, name);
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-		if (errno == 0 || S_ISREG(st.st_mode))
-			weprintf("%s/%s:", where, name);
-		else
-			weprintf("%s/%s: not a regular file", where, name);
+	if (fstat(fd, &st) < 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		weprintf("%s/%s:", where, name);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		weprintf("%s/%s: not a regular file", where, name);
 		close(fd);
 		return -1;
 	}
