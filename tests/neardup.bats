@@ -348,8 +348,11 @@ fake() {
 	cat base s2 >want2
 	local n i w p1 p2 st1 st2 busy='^ndstate: st: in use by another run \(process [0-9]+\)$'
 	n=$(loops 40)
-	for w in '' -w; do
-		for ((i = 0; i < n; i++)); do
+	# every other round waits for the lock
+	for ((i = 0; i < n; i++)); do
+		w=
+		((i % 2 == 0)) || w=-w
+		{
 			rm -rf st
 			cp -R st0 st
 			neardup $w -a st b1 >out1 2>err1 3>&- &
@@ -373,7 +376,7 @@ fake() {
 				cat err1 err2 >&2
 				false
 			fi
-		done
+		}
 	done
 }
 
@@ -401,8 +404,11 @@ fake() {
 	neardup -o st0 docs/c.txt >/dev/null
 	local n i w p1 p2 st1 st2
 	n=$(loops 40)
-	for w in '' -w; do
-		for ((i = 0; i < n; i++)); do
+	# every other round waits for the lock
+	for ((i = 0; i < n; i++)); do
+		w=
+		((i % 2 == 0)) || w=-w
+		{
 			rm -rf st
 			cp -R st0 st
 			neardup $w -o st docs/a.txt >/dev/null 2>err1 3>&- &
@@ -426,7 +432,7 @@ fake() {
 			check 0 'st\nst0\n' '' sh -c 'ls -d st*'
 			run sh -c 'ls -A st | grep -e new -e old -e tmp'
 			[ "$output" = "" ]
-		done
+		}
 	done
 }
 
@@ -443,7 +449,7 @@ fake() {
 	rm -rf stB
 	# a reader, all along
 	(
-		while [ ! -e stop ]; do
+		while [ ! -e stop ] && [ "$SECONDS" -lt 300 ]; do
 			neardup -q st q >rout 2>rerr || { cat rerr >failed; break; }
 			[ "$(cat rout)" = "$(printf 'q/c.txt\tdocs/c.txt\t1.0000')" ] || { cat rout rerr >failed; break; }
 		done
@@ -457,7 +463,7 @@ fake() {
 			setsid neardup -a st b >/dev/null 2>&1 3>&- &
 		fi
 		pid=$!
-		sleep "0.$(printf '%03d' $((RANDOM % 110)))"
+		sleep "0.$(printf '%03d' $((RANDOM % 90)))"
 		# the whole run, or only neardup, its stages left running
 		if ((i % 4 < 2)); then
 			kill -KILL -- "-$pid" 2>/dev/null || :
@@ -626,7 +632,7 @@ interrupt() {
 	done
 	# a file that comes and goes while the runs walk
 	(
-		while [ ! -e stop ]; do
+		while [ ! -e stop ] && [ "$SECONDS" -lt 300 ]; do
 			: >many/a0
 			rm -f many/a0
 		done
