@@ -25,7 +25,7 @@ LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 LIBA = $(BUILD)/libsim.a
-DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs fifoflip
+DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs fifoflip skflood
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
 	man/paireval.1 man/parsplit.1 man/parjoin.1 man/sketch.1 man/simjoin.1 \

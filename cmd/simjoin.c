@@ -12,9 +12,11 @@
 #include "esc.h"
 #include "radix.h"
 #include "rdr.h"
+#include "siphash.h"
 #include "sketch.h"
 #include "uf.h"
 #include "util.h"
+#include "wtab.h"
 
 #define PREFIX	32	/* hashes of each sketch that make candidates */
 #define RUNMAX	128	/* documents sharing a hash paired with each other */
@@ -40,6 +42,60 @@ static size_t ndocs, doccap, nhv, hvcap, ncoll;
 static unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 static unsigned maxwhole;	/* the most hashes of a whole sketch */
 
+/*
+ * The IDs of the input being read (the collection, or the queries): an ID
+ * is a key, held once in each. By wtab id: where each was first seen.
+ */
+static struct wtab seen;
+static const char **seenfile;
+static uintmax_t *seenline;
+static size_t seencap;
+
+/* Start an input: no ID seen yet. */
+static void
+seenreset(void)
+{
+	wtab_free(&seen);
+	wtab_init(&seen);
+}
+
+static void
+seendone(void)
+{
+	wtab_free(&seen);
+	free(seenfile);
+	free(seenline);
+	seenfile = NULL;
+	seenline = NULL;
+	seencap = 0;
+}
+
+/*
+ * Whether the ID s[0..n) read at r's line was seen before in this input
+ * (said); else it is now.
+ */
+static int
+duplicate(struct rdr *r, const char *s, size_t n)
+{
+	size_t before = seen.n;
+	uint32_t id = wtab_intern(&seen, s, n);
+
+	if (seen.n == before) {
+		weprintf("%s:%ju: duplicate ID (first at %s:%ju): skipped", r->name, r->lineno,
+		    seenfile[id], seenline[id]);
+		return 1;
+	}
+	if (id == seencap) {
+		size_t cap = seencap;
+
+		egrow(&seenfile, &cap, id + 1, sizeof *seenfile);
+		egrow(&seenline, &seencap, id + 1, sizeof *seenline);
+	}
+	seenfile[id] = r->name;
+	seenline[id] = r->lineno;
+	return 0;
+}
+
 /* Add the sketch record line[0..n) of r to the documents; 1 if it is bad (said). */
 static int
 loadline(struct rdr *r, char *line, size_t n)
@@ -59,6 +115,8 @@ loadline(struct rdr *r, char *line, size_t n)
 		    r->name, r->lineno, s.n, size ? size : maxwhole);
 		return 1;
 	}
+	if (duplicate(r, s.id, s.idlen))
+		return 1;
 	if (ndocs == UINT32_MAX - 1)
 		eprintf("%s:%ju: too many documents", r->name, r->lineno);
 	if (ndocs == doccap) {
@@ -86,6 +144,37 @@ loadline(struct rdr *r, char *line, size_t n)
 		maxwhole = s.n;
 	ndocs++;
 	return 0;
+}
+
+/*
+ * -q: a document of the collection whose ID is a query's is replaced by
+ * the query (as neardup -a replaces it in a state): dropped before
+ * anything is counted, so that a batch asked again against a collection
+ * that holds it is answered as the first time. seen holds the queries' IDs.
+ */
+static void
+replace(void)
+{
+	size_t d, kept = 0, idn = 0, hvn = 0, len;
+
+	for (d = 0; d < ndocs; d++) {
+		len = (d + 1 < ndocs ? idoff[d + 1] : ids.n) - idoff[d];
+		if (d < ncoll && wtab_find(&seen, ids.p + idoff[d], len) != WTAB_NONE)
+			continue;
+		memmove(ids.p + idn, ids.p + idoff[d], len);
+		idoff[kept] = idn;
+		idn += len;
+		memmove(hv + hvn, hv + hoff[d], hn[d] * sizeof *hv);
+		hoff[kept] = hvn;
+		hvn += hn[d];
+		nsh[kept] = nsh[d];
+		hn[kept] = hn[d];
+		kept++;
+	}
+	ncoll -= ndocs - kept;
+	ndocs = kept;
+	ids.n = idn;
+	nhv = hvn;
 }
 
 static int
@@ -138,14 +227,25 @@ loadparts(char **paths, int n)
 }
 
 /*
- * Hashes held by more than one sketch, with their counts: an open-addressing
- * table (the hashes are keyed, so their low bits spread); every other hash
- * is held by one sketch.
+ * Hashes held by more than one sketch: an open-addressing table, 0 an
+ * empty slot (the hash 0 has a slot of its own). A hash is placed by its
+ * SipHash under a key drawn for the run (sip_runkey): sketches are input,
+ * and forged ones whose hashes share their low bits would otherwise crowd
+ * one run of slots. Each holds the number of sketches holding the hash,
+ * for its weight, and where its candidate run is: the documents that hold
+ * it among their PREFIX smallest and may pair, in input order,
+ * post[end - ncand .. end).
  */
-static struct { uint64_t h; uint64_t n; } *shared;
+struct shared {
+	uint64_t h;
+	uint32_t n, ncand;
+	size_t end;
+};
+
+static struct shared *shared, zeroslot;
 static size_t sharedmask;
-static int haszero;		/* the hash 0 is shared: 0 marks an empty slot */
-static uint64_t zerocount;
+static uint64_t sharedk0, sharedk1;
+static uint32_t *post;		/* the candidate runs */
 static uint64_t *reach;		/* each sketch's largest hash it could hold, sorted */
 static uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
 static unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
@@ -153,35 +253,50 @@ static float *wv;		/* the weights of hv, 0 until a document's are needed */
 
 #define PASSES	16	/* work in parts of 1/16 of the hashes, by their low bits */
 
+/* The first slot of h. */
+static size_t
+sharedplace(uint64_t h)
+{
+	return (size_t)siphash13_u64(sharedk0, sharedk1, h) & sharedmask;
+}
+
 static void
 addshared(uint64_t h, uint64_t n)
 {
 	size_t i;
 
 	if (h == 0) {
-		haszero = 1;
-		zerocount = n;
+		zeroslot.n = (uint32_t)n;
 		return;
 	}
-	for (i = h & sharedmask; shared[i].h; i = (i + 1) & sharedmask)
+	for (i = sharedplace(h); shared[i].h; i = (i + 1) & sharedmask)
 		;
 	shared[i].h = h;
-	shared[i].n = n;
+	shared[i].n = (uint32_t)n;
+}
+
+/* The slot of h, or NULL if one sketch holds it. */
+static struct shared *
+findshared(uint64_t h)
+{
+	size_t i;
+
+	if (h == 0)
+		return zeroslot.n ? &zeroslot : NULL;
+	if (!shared)
+		return NULL;
+	for (i = sharedplace(h); shared[i].h; i = (i + 1) & sharedmask)
+		if (shared[i].h == h)
+			return &shared[i];
+	return NULL;
 }
 
 static uint64_t
 count(uint64_t h)
 {
-	size_t i;
+	struct shared *s = findshared(h);
 
-	if (h == 0)
-		return haszero ? zerocount : 1;
-	if (!shared)
-		return 1;
-	for (i = h & sharedmask; shared[i].h; i = (i + 1) & sharedmask)
-		if (shared[i].h == h)
-			return shared[i].n;
-	return 1;
+	return s ? s->n : 1;
 }
 
 /*
@@ -224,22 +339,57 @@ countshared(void)
 	if (ndup) {
 		shared = ecalloc(cap, sizeof *shared);
 		sharedmask = cap - 1;
+		sharedk0 = sip_runkey(5);
+		sharedk1 = sip_runkey(6);
 		for (i = 0; i < ndup; i += 2)
 			addshared(dup[i], dup[i + 1]);
 	}
 	free(dup);
 }
 
+/* How many of document d's hashes make candidates: none if it is too small to pair. */
+static unsigned
+nprefix(size_t d)
+{
+	if (nsh[d] < minsize)
+		return 0;
+	return hn[d] < PREFIX ? hn[d] : PREFIX;
+}
+
+/*
+ * The candidate runs (struct shared): counted, each given its place in
+ * post, then filled in input order.
+ */
 static void
-prepare(void)
+candruns(void)
+{
+	struct shared *s;
+	size_t d, i, total = 0;
+	unsigned j, n;
+
+	for (d = 0; d < ndocs; d++)
+		for (j = 0, n = nprefix(d); j < n; j++)
+			if ((s = findshared(hv[hoff[d] + j])))
+				s->ncand++;
+	for (i = 0; shared && i <= sharedmask; i++) {
+		shared[i].end = total;	/* its start, until it is filled */
+		total += shared[i].ncand;
+	}
+	zeroslot.end = total;
+	total += zeroslot.ncand;
+	post = ereallocarray(NULL, total ? total : 1, sizeof *post);
+	for (d = 0; d < ndocs; d++)
+		for (j = 0, n = nprefix(d); j < n; j++)
+			if ((s = findshared(hv[hoff[d] + j])))
+				post[s->end++] = (uint32_t)d;
+}
+
+/* The sketches' largest hashes, sorted, for the weights. */
+static void
+reachsort(void)
 {
 	size_t d, b;
 
-	/* calloc: the pages of documents never verified are never touched */
-	wv = ecalloc(nhv ? nhv : 1, sizeof *wv);
-	if (rarity == 0)
-		return;
-	countshared();
 	reach = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *reach);
 	for (d = 0; d < ndocs; d++)
 		reach[d] = hn[d] < nsh[d] ? hv[hoff[d] + hn[d] - 1] : UINT64_MAX;
@@ -254,6 +404,18 @@ prepare(void)
 			d++;
 		reachidx[b] = (uint32_t)d;
 	}
+}
+
+static void
+prepare(void)
+{
+	/* calloc: the pages of documents never verified are never touched */
+	wv = ecalloc(nhv ? nhv : 1, sizeof *wv);
+	countshared();
+	if (rarity > 0)
+		reachsort();
+	radix_free();	/* the sorts are done: their scratch goes before the runs */
+	candruns();
 }
 
 /* The first index of sorted v[0..n) holding a value >= x. */
@@ -304,116 +466,91 @@ weight(uint64_t h)
 	return df <= rarity ? 1 : rarity / df;
 }
 
-/* Can documents a < b pair: in query mode, only if b is a query. */
-static int
-pairable(size_t a, size_t b)
-{
-	(void)a;
-	return !qfile || b >= ncoll;
-}
-
-/*
- * (*v)[0..n) is sorted and distinct, (*v)[n..n+m) anything: sort and make
- * distinct the m and merge them into the n, in *out (room for n + m),
- * which then trades places with *v; returns the new count.
- */
+/* The first index of sorted run[0..n) holding a document >= d. */
 static size_t
-mergedistinct(uint64_t **v, size_t *vcap, uint64_t **out, size_t *outcap, size_t n, size_t m)
+position(const uint32_t *run, size_t n, uint32_t d)
 {
-	uint64_t *add = *v + n, *a = *v, *o, *t;
-	size_t i, j, k, nadd;
+	size_t lo = 0, hi = n, mid;
 
-	radix_sort64(add, m);
-	for (i = nadd = 0; i < m; i++)
-		if (nadd == 0 || add[i] != add[nadd - 1])
-			add[nadd++] = add[i];
-	if (n == 0 || nadd == 0)
-		return n + nadd;
-	egrow(out, outcap, n + nadd, sizeof **out);
-	o = *out;
-	for (i = j = k = 0; i < n && j < nadd; ) {
-		if (a[i] < add[j])
-			o[k++] = a[i++];
-		else if (add[j] < a[i])
-			o[k++] = add[j++];
-		else {
-			o[k++] = a[i++];
-			j++;
-		}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (run[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	memcpy(o + k, a + i, (n - i) * sizeof *o);
-	k += n - i;
-	memcpy(o + k, add + j, (nadd - j) * sizeof *o);
-	k += nadd - j;
-	t = *v;
-	*v = *out;
-	*out = t;
-	i = *vcap;
-	*vcap = *outcap;
-	*outcap = i;
-	return k;
+	return lo;
+}
+
+static int
+cmpu32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
- * Candidate pairs, as a << 32 | b with a < b, sorted and distinct: documents
+ * Call visit(a, b, ctx) for each candidate pair of documents a < b, each
+ * once, in output order (by a then b; in query mode by b then a): those
  * that share one of the PREFIX smallest hashes of each. A hash shared by
- * more than RUNMAX documents pairs each of them with the first RUNMAX only,
- * so that a hash every page holds (a site's footer) costs linear time.
- * The hashes are taken a sixteenth at a time, by their low bits.
+ * more than RUNMAX documents pairs each of them with the first RUNMAX
+ * only, so that a hash every page holds (a site's footer) costs linear
+ * time. The pairs are made a document at a time (its partners, from the
+ * candidate runs of its hashes, made distinct by a mark and sorted), so
+ * that memory holds one document's partners, never all the pairs.
  */
-static uint64_t *
-candidates(size_t *ncand)
+static void
+candidates(void (*visit)(uint32_t, uint32_t, void *), void *ctx)
 {
-	uint64_t *post = NULL, *cand = NULL, *merged = NULL;
-	size_t postcap = 0, npost, nc = 0, nnew, candcap = 0, mergedcap = 0, i, j, k, run, d;
-	unsigned p;
+	struct shared *s;
+	uint32_t *mark, *part = NULL, *run, other;
+	size_t partcap = 0, npart, d, i, k, lo, hi;
+	unsigned j, n;
 
-	for (p = 0; p < PASSES; p++) {
-		npost = 0;
-		for (d = 0; d < ndocs; d++) {
-			unsigned n = hn[d] < PREFIX ? hn[d] : PREFIX;
-
-			if (nsh[d] < minsize)
+	/* mark[x] = d + 1: x is already a partner of d */
+	mark = ecalloc(ndocs ? ndocs : 1, sizeof *mark);
+	for (d = qfile ? ncoll : 0; d < ndocs; d++) {
+		npart = 0;
+		for (j = 0, n = nprefix(d); j < n; j++) {
+			if (!(s = findshared(hv[hoff[d] + j])) || s->ncand < 2)
 				continue;
-			/* + 2: the gather writes one record past those it takes */
-			egrow(&post, &postcap, npost + 2 * (size_t)n + 2, sizeof *post);
-			for (j = 0; j < n; j++) {
-				uint64_t h = hv[hoff[d] + j];
-
-				post[npost] = h;
-				post[npost + 1] = d;
-				npost += 2 * ((h & (PASSES - 1)) == p);
+			run = post + s->end - s->ncand;
+			k = position(run, s->ncand, (uint32_t)d);
+			/*
+			 * In query mode d is the later of a pair: those before it
+			 * among the first RUNMAX; else the earlier: those after it
+			 * if it is among the first RUNMAX.
+			 */
+			if (qfile) {
+				lo = 0;
+				hi = k < RUNMAX ? k : RUNMAX;
+			} else {
+				lo = k + 1;
+				hi = k < RUNMAX ? s->ncand : 0;
+			}
+			for (i = lo; i < hi; i++) {
+				other = run[i];
+				if (mark[other] == d + 1)
+					continue;
+				mark[other] = (uint32_t)(d + 1);
+				egrow(&part, &partcap, npart + 1, sizeof *part);
+				part[npart++] = other;
 			}
 		}
-		/* stable: the documents of a hash stay in input order */
-		radix_sort64kv(post, npost / 2);
-		nnew = 0;
-		for (i = 0; i < npost; i += 2 * run) {
-			for (run = 1; i + 2 * run < npost && post[i + 2 * run] == post[i]; run++)
-				;
-			for (j = 0; j < run && j < RUNMAX; j++) {
-				for (k = j + 1; k < run; k++) {
-					uint64_t a = post[i + 2 * j + 1], b = post[i + 2 * k + 1];
-
-					if (!pairable(a, b))
-						continue;
-					egrow(&cand, &candcap, nc + nnew + 1, sizeof *cand);
-					/* in query mode in the order of the queries */
-					cand[nc + nnew++] = qfile ? b << 32 | a : a << 32 | b;
-				}
-			}
+		for (i = 1; i < npart && part[i - 1] < part[i]; i++)
+			;
+		if (i < npart)
+			qsort(part, npart, sizeof *part, cmpu32);
+		for (i = 0; i < npart; i++) {
+			if (qfile)
+				visit(part[i], (uint32_t)d, ctx);
+			else
+				visit((uint32_t)d, part[i], ctx);
 		}
-		/*
-		 * This part's pairs, made distinct and merged into the others, so
-		 * that two documents sharing many hashes are held once.
-		 */
-		if (nnew)	/* (cand is still null when no part had a pair) */
-			nc = mergedistinct(&cand, &candcap, &merged, &mergedcap, nc, nnew);
 	}
-	free(post);
-	free(merged);
-	*ncand = nc;
-	return cand;
+	free(mark);
+	free(part);
 }
 
 /* The weights of document d's hashes, computed once. */
@@ -506,61 +643,71 @@ flushout(struct obuf *out)
 		obuf_flush(out, stdout);
 }
 
+/* What report writes to, and the clusters (-g, -u). */
+struct reportctx {
+	struct obuf out;
+	uint32_t *parent;
+};
+
+/* Verify the candidate pair a < b: write it, or unite its clusters. */
+static void
+reportpair(uint32_t a, uint32_t b, void *ctx)
+{
+	struct reportctx *rc = ctx;
+	struct obuf *out = &rc->out;
+	double sim;
+	char num[16];
+
+	if (!similar(a, b, &sim))
+		return;
+	if (rc->parent) {
+		uf_unite(rc->parent, a, b);
+		return;
+	}
+	/* in query mode the query comes first */
+	putid(out, qfile ? b : a);
+	obuf_addc(out, '\t');
+	putid(out, qfile ? a : b);
+	snprintf(num, sizeof num, "\t%.4f\n", sim);
+	obuf_add(out, num, strlen(num));
+	flushout(out);
+}
+
 /*
  * Verify the candidates and write what is asked: the pairs as they come
- * (candidates are in output order), or the clusters or unique documents
+ * (candidates come in output order), or the clusters or unique documents
  * from the union of the pairs.
  */
 static void
-report(const uint64_t *cand, size_t ncand)
+report(void)
 {
-	struct obuf out = { 0 };
-	uint32_t *parent = NULL;
-	size_t i, d;
-	char num[16];
+	struct reportctx rc = { { 0 }, NULL };
+	size_t d;
 
 	if (gflag || uflag) {
-		parent = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *parent);
-		uf_init(parent, ndocs);
+		rc.parent = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *rc.parent);
+		uf_init(rc.parent, ndocs);
 	}
-	for (i = 0; i < ncand; i++) {
-		uint32_t hi = (uint32_t)(cand[i] >> 32), lo = (uint32_t)cand[i];
-		uint32_t a = qfile ? lo : hi, b = qfile ? hi : lo;
-		double sim;
-
-		if (!similar(a, b, &sim))
-			continue;
-		if (parent) {
-			uf_unite(parent, a, b);
-			continue;
-		}
-		/* in query mode the query comes first */
-		putid(&out, hi);
-		obuf_addc(&out, '\t');
-		putid(&out, lo);
-		snprintf(num, sizeof num, "\t%.4f\n", sim);
-		obuf_add(&out, num, strlen(num));
-		flushout(&out);
-	}
-	if (parent) {
+	candidates(reportpair, &rc);
+	if (rc.parent) {
 		for (d = qfile ? ncoll : 0; d < ndocs; d++) {
-			uint32_t root = uf_find(parent, (uint32_t)d);
+			uint32_t root = uf_find(rc.parent, (uint32_t)d);
 
 			if (uflag && root != d)
 				continue;
-			putid(&out, d);
+			putid(&rc.out, d);
 			if (gflag) {
-				obuf_addc(&out, '\t');
-				putid(&out, root);
+				obuf_addc(&rc.out, '\t');
+				putid(&rc.out, root);
 			}
-			obuf_addc(&out, '\n');
-			flushout(&out);
+			obuf_addc(&rc.out, '\n');
+			flushout(&rc.out);
 		}
-		free(parent);
+		free(rc.parent);
 	}
-	if (out.n)
-		obuf_flush(&out, stdout);
-	free(out.p);
+	if (rc.out.n)
+		obuf_flush(&rc.out, stdout);
+	free(rc.out.p);
 }
 
 static double
@@ -587,8 +734,6 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	uint64_t *cand;
-	size_t ncand;
 	int c, ret = 0;
 
 	argv0 = "simjoin";
@@ -637,6 +782,7 @@ main(int argc, char *argv[])
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
+	seenreset();
 	if (argc == 0)
 		ret |= load("-");
 	else if (iflag)
@@ -644,15 +790,16 @@ main(int argc, char *argv[])
 	for (; argc > 0 && !iflag; argc--, argv++)
 		ret |= load(*argv);
 	ncoll = ndocs;
-	if (qfile)
+	if (qfile) {
+		seenreset();
 		ret |= load(qfile);
+		replace();
+	}
+	seendone();
 	if (!hv)	/* no sketch at all: no arithmetic on a null pointer */
 		hv = ecalloc(1, sizeof *hv);
 	prepare();
-	cand = candidates(&ncand);
-	radix_free();	/* the sorts are done */
-	report(cand, ncand);
-	free(cand);
+	report();
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }

@@ -7,7 +7,9 @@
  * 0.25), bit 7 -c 0.5; OPT1 >> 4 is the rarity. The pairs must be distinct,
  * ordered as simjoin(1) says, and, with up to RUNMAX documents (so that
  * the cap on a hash's run does not apply), exactly the similar pairs among
- * those that share one of the PREFIX smallest hashes of each.
+ * those that share one of the PREFIX smallest hashes of each. IDs are
+ * keys: after loading, no two documents have the same ID (a duplicate in
+ * one input is skipped, a query replaces the collection's document).
  */
 #include "fuzz.h"
 
@@ -27,14 +29,15 @@ reset(void)
 	free(hv);
 	free(wv);
 	free(shared);
+	free(post);
 	free(reach);
 	free(reachidx);
 	shared = NULL;
+	post = NULL;
 	reach = NULL;
 	reachidx = NULL;
 	sharedmask = 0;
-	haszero = 0;
-	zerocount = 0;
+	memset(&zeroslot, 0, sizeof zeroslot);
 	idoff = NULL;
 	nsh = NULL;
 	hoff = NULL;
@@ -43,6 +46,22 @@ reset(void)
 	wv = NULL;
 	ndocs = doccap = nhv = hvcap = ncoll = 0;
 	size = maxwhole = 0;
+}
+
+/* Abort if two documents have the same ID. */
+static void
+distinctids(void)
+{
+	size_t a, b, na, nb;
+
+	for (a = 0; a < ndocs; a++) {
+		na = (a + 1 < ndocs ? idoff[a + 1] : ids.n) - idoff[a];
+		for (b = a + 1; b < ndocs; b++) {
+			nb = (b + 1 < ndocs ? idoff[b + 1] : ids.n) - idoff[b];
+			if (na == nb && memcmp(ids.p + idoff[a], ids.p + idoff[b], na) == 0)
+				abort();
+		}
+	}
 }
 
 /* Do documents a and b share one of the PREFIX smallest hashes of each? */
@@ -63,6 +82,39 @@ struct pair {
 	uint32_t a, b;
 	double sim;
 };
+
+/* The candidates as candidates() gives them, and the pairs among them. */
+struct pairs {
+	struct pair *p;
+	size_t n, cap, ncand;
+	uint32_t lasta, lastb;
+};
+
+static void
+visitpair(uint32_t a, uint32_t b, void *ctx)
+{
+	struct pairs *ps = ctx;
+	uint32_t first = qfile ? b : a, second = qfile ? a : b;
+	double sim;
+
+	/* distinct and in output order */
+	if (ps->ncand > 0 && (first < ps->lasta || (first == ps->lasta && second <= ps->lastb)))
+		abort();
+	ps->lasta = first;
+	ps->lastb = second;
+	ps->ncand++;
+	if (a >= b || b >= ndocs || (qfile && b < ncoll))
+		abort();
+	if (!similar(a, b, &sim))
+		return;
+	if (!(sim >= 0 && sim <= 1))
+		abort();
+	egrow(&ps->p, &ps->cap, ps->n + 1, sizeof *ps->p);
+	ps->p[ps->n].a = a;
+	ps->p[ps->n].b = b;
+	ps->p[ps->n].sim = sim;
+	ps->n++;
+}
 
 static void
 oracle(const struct pair *p, size_t np)
@@ -97,9 +149,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct fuzzin in;
-	struct pair *pairs;
-	uint64_t *cand;
-	size_t npairs, ncand, i, doc;
+	struct pairs ps = { NULL, 0, 0, 0, 0, 0 };
+	size_t i, doc;
 
 	fuzz_begin(&in, d, n, 2);
 	gflag = in.o2 & 1;
@@ -115,13 +166,19 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		/* -i: the collection and part 1 dealt out in turn */
 		char *parts[2] = { (char *)in.path[0], (char *)in.path[1] };
 
+		seenreset();
 		loadparts(parts, 2);
 	} else {
+		seenreset();
 		load(in.path[0]);
 	}
 	ncoll = ndocs;
-	if (qfile)
+	if (qfile) {
+		seenreset();
 		load(qfile);
+		replace();
+	}
+	seendone();
 	if (!hv)
 		hv = ecalloc(1, sizeof *hv);
 	prepare();
@@ -132,31 +189,14 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			if (!(w[i] > 0 && w[i] <= 1))
 				abort();
 	}
-	cand = candidates(&ncand);
-	pairs = ecalloc(ncand ? ncand : 1, sizeof *pairs);
-	for (i = npairs = 0; i < ncand; i++) {
-		uint32_t hi = (uint32_t)(cand[i] >> 32), lo = (uint32_t)cand[i];
-		uint32_t a = qfile ? lo : hi, b = qfile ? hi : lo;
-
-		/* distinct and in output order */
-		if (i > 0 && cand[i] <= cand[i - 1])
-			abort();
-		if (a >= b || b >= ndocs || (qfile && b < ncoll))
-			abort();
-		if (!similar(a, b, &pairs[npairs].sim))
-			continue;
-		if (!(pairs[npairs].sim >= 0 && pairs[npairs].sim <= 1))
-			abort();
-		pairs[npairs].a = a;
-		pairs[npairs].b = b;
-		npairs++;
+	candidates(visitpair, &ps);
+	if (ndocs <= RUNMAX) {
+		oracle(ps.p, ps.n);
+		distinctids();
 	}
-	if (ndocs <= RUNMAX)
-		oracle(pairs, npairs);
-	report(cand, ncand);
+	report();
 	fflush(stdout);
-	free(pairs);
-	free(cand);
+	free(ps.p);
 	reset();
 	return 0;
 }

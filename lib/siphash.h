@@ -126,6 +126,41 @@ siphash(uint64_t k0, uint64_t k1, const void *msg, size_t n, int c, int d,
 	    c, d, out128);
 }
 
+/*
+ * SipHash-1-3 of the 8 bytes of v, little-endian: the place of a 64-bit
+ * value in a hash table under a secret key, so that no input made without
+ * the key crowds one part of the table (hash flooding).
+ */
+static inline uint64_t
+siphash13_u64(uint64_t k0, uint64_t k1, uint64_t v)
+{
+	uint64_t v0, v1, v2, v3, last = (uint64_t)8 << 56;
+
+	v0 = k0 ^ UINT64_C(0x736f6d6570736575);
+	v1 = k1 ^ UINT64_C(0x646f72616e646f6d);
+	v2 = k0 ^ UINT64_C(0x6c7967656e657261);
+	v3 = k1 ^ UINT64_C(0x7465646279746573);
+	v3 ^= v;
+	SIP_ROUND();
+	v0 ^= v;
+	v3 ^= last;
+	SIP_ROUND();
+	v0 ^= last;
+	v2 ^= 0xff;
+	SIP_ROUNDS(3);
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/*
+ * Word i (0 to SIP_RUNKEYS - 1) of the process's secret key: random bits
+ * drawn once, at the first call, from /dev/urandom; failing that (a chroot
+ * without /dev), from the clock, the process id and the address space
+ * layout, which still differ from run to run. Each table that must not be
+ * flooded takes its own words. Nothing a tool writes may depend on them.
+ */
+#define SIP_RUNKEYS	8
+uint64_t sip_runkey(unsigned i);
+
 /* SipHash-2-4, and SipHash-2-4-128 into out[2]. */
 uint64_t siphash24(uint64_t k0, uint64_t k1, const void *msg, size_t n);
 void siphash24_128(uint64_t k0, uint64_t k1, const void *msg, size_t n, uint64_t out[2]);

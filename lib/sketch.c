@@ -30,15 +30,22 @@ struct skbuild {
 	unsigned slot;			/* nwords % k: where the next word goes in win */
 	struct tok tok;
 	int bad;
-	/* the page's distinct shingle hashes: open addressing, 0 is empty */
+	/*
+	 * The page's distinct shingle hashes: open addressing, 0 is empty.
+	 * A hash's place is its SipHash under the process's key (setk0,
+	 * setk1): the hashes themselves are public (the seed is known), and
+	 * words made so that their shingles share their low bits would
+	 * otherwise crowd one run of slots, a page's time quadratic.
+	 */
 	uint64_t *set;
 	size_t setcap, setn;
+	uint64_t setk0, setk1;
 	int haszero;
 	/* the smallest size of them: a max-heap */
 	uint64_t *heap;
 	unsigned heapn;
-	/* shingles not yet in the set: their slots are being fetched */
-	uint64_t pend[SK_PEND];
+	/* shingles not yet in the set, with their places: their slots are being fetched */
+	uint64_t pend[SK_PEND], pendplace[SK_PEND];
 	unsigned npend, pendnext;	/* pendnext: where the next one goes, from 0 a page */
 };
 
@@ -66,6 +73,8 @@ skb_new(unsigned k, unsigned size, uint64_t seed)
 	tok_init(&b->tok, TOK_UNICODE);
 	b->setcap = 1024;
 	b->set = ecalloc(b->setcap, sizeof *b->set);
+	b->setk0 = sip_runkey(3);
+	b->setk1 = sip_runkey(4);
 	b->heap = ecalloc(size, sizeof *b->heap);
 	return b;
 }
@@ -131,9 +140,16 @@ siftup(uint64_t *heap, unsigned i)
 	heap[i] = v;
 }
 
-/* Add v to the set; 1 if it was not there. */
+/* Where v goes in the set (its first slot: the place & the mask). */
+static uint64_t
+place(const struct skbuild *b, uint64_t v)
+{
+	return siphash13_u64(b->setk0, b->setk1, v);
+}
+
+/* Add v, whose place is pl, to the set; 1 if it was not there. */
 static int
-setadd(struct skbuild *b, uint64_t v)
+setadd(struct skbuild *b, uint64_t v, uint64_t pl)
 {
 	size_t i, mask;
 
@@ -152,15 +168,14 @@ setadd(struct skbuild *b, uint64_t v)
 		for (j = 0; j < oldcap; j++) {
 			if (!old[j])
 				continue;
-			/* the hash is a bijective mix of keyed hashes: its low bits are the slot */
-			for (i = old[j] & mask; b->set[i]; i = (i + 1) & mask)
+			for (i = place(b, old[j]) & mask; b->set[i]; i = (i + 1) & mask)
 				;
 			b->set[i] = old[j];
 		}
 		free(old);
 	}
 	mask = b->setcap - 1;
-	for (i = v & mask; b->set[i]; i = (i + 1) & mask)
+	for (i = pl & mask; b->set[i]; i = (i + 1) & mask)
 		if (b->set[i] == v)
 			return 0;
 	b->set[i] = v;
@@ -169,9 +184,9 @@ setadd(struct skbuild *b, uint64_t v)
 }
 
 static void
-addshingle(struct skbuild *b, uint64_t v)
+addshingle(struct skbuild *b, uint64_t v, uint64_t pl)
 {
-	if (!setadd(b, v))
+	if (!setadd(b, v, pl))
 		return;
 	if (b->heapn < b->size) {
 		b->heap[b->heapn] = v;
@@ -187,13 +202,15 @@ static void
 pendshingle(struct skbuild *b, uint64_t v)
 {
 	unsigned i = b->pendnext++ % SK_PEND;
+	uint64_t pl = place(b, v);
 
-	prefetch(&b->set[v & (b->setcap - 1)]);
+	prefetch(&b->set[pl & (b->setcap - 1)]);
 	if (b->npend == SK_PEND)
-		addshingle(b, b->pend[i]);
+		addshingle(b, b->pend[i], b->pendplace[i]);
 	else
 		b->npend++;
 	b->pend[i] = v;
+	b->pendplace[i] = pl;
 }
 
 /* The shingles waiting, into the set. */
@@ -204,15 +221,38 @@ flushshingles(struct skbuild *b)
 
 	/* (pend[0..npend) when fewer than SK_PEND came; the order does not matter) */
 	for (i = 0; i < b->npend; i++)
-		addshingle(b, b->pend[i]);
+		addshingle(b, b->pend[i], b->pendplace[i]);
 	b->npend = b->pendnext = 0;
+}
+
+static inline uint64_t
+wordhash(uint64_t key0, uint64_t key1, const char *w, size_t n)
+{
+	return siphash(key0, key1, w, n, 1, 3, NULL);
+}
+
+uint64_t
+sketch_wordhash(uint64_t seed, const char *w, size_t n)
+{
+	return wordhash(seed, ~seed, w, n);
+}
+
+uint64_t
+sketch_shingle(const uint64_t *wh, unsigned k)
+{
+	uint64_t roll = 0;
+	unsigned i;
+
+	for (i = 0; i < k; i++)
+		roll = roll * SK_P + wh[i];
+	return mix(roll);
 }
 
 static void
 word(void *ctx, const char *w, size_t n)
 {
 	struct skbuild *b = ctx;
-	uint64_t h = siphash(b->key0, b->key1, w, n, 1, 3, NULL);
+	uint64_t h = wordhash(b->key0, b->key1, w, n);
 	unsigned slot = b->slot;
 
 	if (b->nwords >= b->k)
@@ -245,7 +285,7 @@ skb_end(struct skbuild *b, struct sketch *s)
 
 	flushshingles(b);
 	if (b->nwords > 0 && b->nwords < b->k)
-		addshingle(b, mix(b->roll));	/* a short page: one shingle of all its words */
+		addshingle(b, mix(b->roll), place(b, mix(b->roll)));	/* a short page: one shingle of all its words */
 	qsort(b->heap, b->heapn, sizeof *b->heap, cmpu64);
 	s->nshingles = b->setn + (uint64_t)b->haszero;
 	s->n = b->heapn;

@@ -49,6 +49,14 @@ void skb_feed(struct skbuild *b, const char *p, size_t n);
  */
 int skb_end(struct skbuild *b, struct sketch *s);
 
+/*
+ * The definitions above, one at a time (the builder slides a window): the
+ * hash of the word w[0..n) under seed, and of a shingle of k words whose
+ * hashes are wh[0..k).
+ */
+uint64_t sketch_wordhash(uint64_t seed, const char *w, size_t n);
+uint64_t sketch_shingle(const uint64_t *wh, unsigned k);
+
 /* Append the record ID<TAB>NSHINGLES<TAB>HASHES of s, with its LF. */
 void sketch_write(struct obuf *out, const struct sketch *s);
 

@@ -1,10 +1,7 @@
 /* wtab.c: word tables: open addressing with linear probing, one text arena. */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "rdr.h"
 #include "siphash.h"
@@ -19,47 +16,17 @@
 
 /*
  * The hash keys: 128 random bits for SipHash and 64 for the fast hash,
- * drawn once for the process (wtab.h says why). They come from
- * /dev/urandom; failing that (a chroot without /dev), from the clock, the
- * process id and the address space layout, which still differ from run
- * to run.
+ * the process's (sip_runkey), taken at the first table (wtab.h says why).
  */
 static uint64_t sipk0, sipk1, fastk;
 static int keyed;
 
-static uint64_t
-mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 static void
 setkey(void)
 {
-	unsigned char b[24];
-	struct timespec ts;
-	ssize_t got = -1;
-	uint64_t z;
-	int fd;
-
-	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) >= 0) {
-		got = read(fd, b, sizeof b);
-		close(fd);
-	}
-	if (got == (ssize_t)sizeof b) {
-		memcpy(&sipk0, b, 8);
-		memcpy(&sipk1, b + 8, 8);
-		memcpy(&fastk, b + 16, 8);
-	} else {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		z = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-		z ^= (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&z;
-		sipk0 = mix64(z);
-		sipk1 = mix64(z ^ (uint64_t)(uintptr_t)&sipk0);
-		fastk = mix64(sipk1 ^ z);
-	}
+	sipk0 = sip_runkey(0);
+	sipk1 = sip_runkey(1);
+	fastk = sip_runkey(2);
 	keyed = 1;
 }
 

@@ -132,9 +132,10 @@ setup() {
 		sk N2 10 61 62 63 64 65 66 67 68 69 70
 		sk C 10 21 22 23 24 25 26 27 28 29 30
 	} >q.sk
-	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\nC\tC\t1.0000\n' '' simjoin -q q.sk coll.sk
-	check 0 'N\n' '' simjoin -u -q q.sk coll.sk
-	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\nC\tC\t1.0000\n' '' simjoin -q - coll.sk <q.sk
+	# the query C replaces the collection's C (an ID is a key)
+	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\n' '' simjoin -q q.sk coll.sk
+	check 0 'N\nC\n' '' simjoin -u -q q.sk coll.sk
+	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\n' '' simjoin -q - coll.sk <q.sk
 	check 0 'B\nN\nC\n' '' simjoin -u -q q.sk /dev/null
 	check 0 '' '' simjoin -q /dev/null coll.sk
 }
@@ -163,7 +164,8 @@ setup() {
 	check 0 'a\nb\n' '' simjoin -u -q empty.sk empty.sk
 	# an empty page first, then pages with hashes (fuzz: null + 0)
 	printf 'x\t2\t0000000000000001 0000000000000002\n' >two.sk
-	check 0 'x\tx\t1.0000\n' '' sh -c 'cat empty.sk two.sk two.sk | simjoin -m 0'
+	sed 's/^x/y/' two.sk >two-y.sk
+	check 0 'x\ty\t1.0000\n' '' sh -c 'cat empty.sk two.sk two-y.sk | simjoin -m 0'
 }
 
 # ---- Hardening: bad input, output faults, resource bounds ----
@@ -247,4 +249,109 @@ simjoin: bad.sk:15: $badlist
 	check 0 'd127\td2999\t1.0000\n' '' sh -c 'simjoin same.sk | tail -n 1'
 	check 0 'd0\n' '' simjoin -u same.sk
 	check 0 '3000 1\n' '' sh -c "simjoin -g same.sk | awk -F'\t' '\$2 == \"d0\" { n++ } END { print n, NR == n }'"
+}
+
+# Sketches of ten hashes, given as their first and last: sk10 ID FIRST
+# (FIRST .. FIRST + 9), or with LAST the tenth.
+sk10() {
+	# shellcheck disable=SC2046
+	sk "$1" 10 $(seq "$2" $(($2 + 8))) "${3:-$(($2 + 9))}"
+}
+
+@test "simjoin: a duplicate ID in one input is reported and skipped" {
+	{ sk10 a 1; sk10 b 1 99; sk10 a 1; } >dup.sk
+	# without the second a: 9 shared of 11, each held by 2
+	check 1 'a\tb\t0.8182\n' 'simjoin: dup.sk:3: duplicate ID (first at dup.sk:1): skipped\n' simjoin dup.sk
+	# a JSON Lines ID twice made a page a pair with itself
+	{ sk10 a 1; sk10 a 1; } >self.sk
+	check 1 '' 'simjoin: self.sk:2: duplicate ID (first at self.sk:1): skipped\n' simjoin self.sk
+	# the collection is one input, its files or parts together
+	sk10 a 1 >a.sk
+	{ sk10 b 1 99; sk10 a 1; } >ba.sk
+	check 1 'a\tb\t0.8182\n' 'simjoin: ba.sk:2: duplicate ID (first at a.sk:1): skipped\n' simjoin a.sk ba.sk
+	check 1 'a\tb\t0.8182\n' 'simjoin: ba.sk:2: duplicate ID (first at a.sk:1): skipped\n' simjoin -i a.sk ba.sk
+	# the queries are another: a twice among them, then a query like the first
+	check 1 'b\ta\t0.8182\n' 'simjoin: dup.sk:3: duplicate ID (first at dup.sk:1): skipped\n' simjoin -q dup.sk /dev/null
+	check 1 'a\tb\t0.8182\n' 'simjoin: <stdin>:3: duplicate ID (first at <stdin>:1): skipped\n' simjoin <dup.sk
+}
+
+@test "simjoin -q: a query replaces the document of the collection with its ID" {
+	# hash 1 is in A and D, and in the query B
+	{ sk10 A 1; sk D 10 1 41 42 43 44 45 46 47 48 49; } >state.sk
+	{ sk10 B 1 99; sk N 10 61 62 63 64 65 66 67 68 69 70; } >batch.sk
+	check 0 'B\tA\t0.8125\n' '' simjoin -q batch.sk state.sk
+	check 0 'N\n' '' simjoin -u -q batch.sk state.sk
+	# the batch added to the state (neardup -a), then asked again: the
+	# same answers, not B with itself, nor hash 1 counted twice
+	cat state.sk batch.sk >state2.sk
+	check 0 'B\tA\t0.8125\n' '' simjoin -q batch.sk state2.sk
+	check 0 'N\n' '' simjoin -u -q batch.sk state2.sk
+	# a query with the ID of a document it is not like: that document is gone
+	sk10 A 200 >newa.sk
+	check 0 'A\n' '' simjoin -u -q newa.sk state.sk
+	check 0 '' '' simjoin -q newa.sk state.sk
+}
+
+# skip under the sanitizers, whose shadow memory and quarantine are not
+# simjoin's, and without /usr/bin/time
+need_rss() {
+	if [ -n "${ASAN_OPTIONS-}" ] || [ -n "${UBSAN_OPTIONS-}" ]; then
+		skip "peak memory is not measured under the sanitizers"
+	fi
+	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
+}
+
+# rssbound DOCS HASHES IDBYTES: simjoin(1)'s bound on memory, in kB: 60
+# bytes a hash, 200 bytes a document, the IDs twice and 4 MB.
+rssbound() {
+	echo $(((4194304 + 60 * $2 + 200 * $1 + 2 * $3) / 1024))
+}
+
+# Every pair of a sixteenth of the hashes was gathered before duplicates
+# went: 5000 copies of a page took 77 MB (100000 of a page of 128 hashes:
+# 1.6 GB), now 5 MB; the bound is 15 MB.
+@test "simjoin: 5000 copies of a page stay within the memory bound" {
+	need_rss
+	awk 'BEGIN { for (i = 1; i <= 96; i++) printf "w%d ", i }' |
+		sed 's/^/page\t/' | sketch -n 32 >page.sk
+	awk -F'\t' '{ for (d = 1; d <= 5000; d++) printf "c%d\t%s\t%s\n", d, $2, $3 }' page.sk >copies.sk
+	run --separate-stderr /usr/bin/time -f %M -o rss sh -c 'simjoin copies.sk >pairs'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$(wc -l <pairs)" -eq $((128 * 4999 - 128 * 127 / 2)) ]
+	[ "$(head -n 1 pairs)" = "c1	c2	1.0000" ]
+	[ "$(cat rss)" -le "$(rssbound 5000 $((5000 * 32)) "$(cut -f 1 copies.sk | wc -c)")" ]
+}
+
+# Forged sketches whose 32 candidate hashes are all in one sixteenth
+# (their low bits 0) and in every sketch: 4096 candidates a document at
+# once, 65 kB; 5000 of them took 323 MB, now 7 MB; the bound is 24 MB.
+@test "simjoin: forged sketches with every candidate hash shared stay within the memory bound" {
+	need_rss
+	awk 'BEGIN { for (d = 0; d < 5000; d++) { printf "f%d\t1000\t", d
+		for (j = 1; j <= 32; j++) printf "%015x0 ", j
+		for (k = 0; k < 32; k++) printf "%s1%07x%08x", k ? " " : "", d, k
+		printf "\n" } }' >forged.sk
+	run --separate-stderr /usr/bin/time -f %M -o rss simjoin forged.sk
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "" ]
+	[ "$(cat rss)" -le "$(rssbound 5000 $((5000 * 64)) "$(cut -f 1 forged.sk | wc -c)")" ]
+}
+
+# Forged sketches whose shared hashes have their low 20 bits 0: 262144
+# hashes, each in two sketches (9 MB). Placed by those bits, the table of
+# shared hashes was one run of slots: about 120 s of CPU time; placed by a
+# keyed hash, 0.2 s (a few seconds under sanitizers). A CPU limit, not a
+# clock, so that a busy machine cannot fail it.
+@test "simjoin: forged shared hashes do not flood its table (CPU limit)" {
+	awk 'BEGIN { for (g = 0; g < 1024; g++) for (c = 0; c < 2; c++) {
+		printf "g%d-%d\t256\t", g, c
+		for (k = 0; k < 256; k++) printf "%s%011x00000", k ? " " : "", g * 256 + k + 1
+		printf "\n" } }' >flood.sk
+	run --separate-stderr sh -c 'ulimit -t 5 && exec simjoin flood.sk'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "${#lines[@]}" -eq 1024 ]
+	[ "${lines[1023]}" = "g1023-0	g1023-1	1.0000" ]
 }

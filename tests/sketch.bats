@@ -119,3 +119,17 @@ load faults
 	{ repeat a 1048576; printf '\tthe quick\n'; } >longid
 	check 0 '1048576 1 7e25d1586fdee9a7\n' '' sh -c "sketch longid | awk -F'\t' '{ print length(\$1), \$2, \$3 }'"
 }
+
+# skflood's page: 120000 words whose shingles' low 18 bits fall in the
+# first 64th of their range, written 20 times (14 MB). Placed by those
+# bits, its 120000 shingles made one run of a table of 2^18 slots, each
+# lookup walking half of it: 230 s of CPU time. Placed by a keyed hash,
+# 0.15 s (a few seconds under sanitizers): a CPU limit of 5 s, not a clock,
+# so that a busy machine cannot fail it.
+@test "sketch: crafted words do not flood the set of shingles (CPU limit)" {
+	skflood -t 18 -r 20 120000 >flood
+	run --separate-stderr sh -c 'ulimit -t 5 && exec sketch -n 1 flood'
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "${output%	*}" = "flood	120000" ]
+}
