@@ -2,7 +2,8 @@
  * Fuzz docsplit's readers: part 0 read in the mode OPT2 picks (bits 0-1:
  * page file, whole file -f, JSON Lines -j); with bit 2 of OPT2, parts 0
  * and 1 are named in a list (-l) read instead; with bit 3, that list
- * ends its paths with NUL (-0).
+ * ends its paths with NUL (-0); with bit 4, the files are listed (-n),
+ * not read.
  */
 #include "fuzz.h"
 
@@ -20,6 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	fuzz_begin(&in, d, n, 3);
 	mode = modes[in.o2 & 3];
+	listonly = (in.o2 & 16) != 0;
 	if (in.o2 & 4) {
 		listdelim = in.o2 & 8 ? '\0' : '\n';
 		/* part 2 is not needed as a file: it becomes the list */

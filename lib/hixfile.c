@@ -1,5 +1,4 @@
 /* hixfile.c: index files (hixfile(5)): writing, mapping and checking them. */
-#define _XOPEN_SOURCE 700	/* realpath */
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -126,27 +125,7 @@ hix_save(const struct hix *ix, const char *path)
 	const void *sec[NSEC];
 	struct afile out;
 	FILE *f;
-	struct stat st;
-	char *real = NULL;
-	int i, pass, ret;
-
-	/*
-	 * What is replaced: through a symbolic link, the file it names (the
-	 * link stays); anything but a regular file is refused, as a FIFO or
-	 * a device cannot be mapped back.
-	 */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		if (!(real = realpath(path, NULL))) {
-			weprintf("%s:", path);
-			return -1;
-		}
-		path = real;
-	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		weprintf("%s: not a regular file", path);
-		free(real);
-		return -1;
-	}
+	int i, pass;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, HIX_MAGIC, 8);
 	h.version = HIX_VERSION;
@@ -183,11 +162,12 @@ hix_save(const struct hix *ix, const char *path)
 		at += (len[i] + 7) / 8 * 8;
 	}
 	h.size = at;
-	/* written beside path, then renamed: never a half-written index file */
-	if (!(f = afile_open(&out, path))) {
-		free(real);
+	/*
+	 * written beside path, then renamed: never a half-written index file
+	 * (through a symbolic link; a device or FIFO is written directly)
+	 */
+	if (!(f = afile_open(&out, path)))
 		return -1;
-	}
 	/* Pass 0 sums (the header with a zero sum, then the rest), pass 1 writes. */
 	h.sum = 0;
 	sumbytes(&s, &h, sizeof h);
@@ -210,9 +190,7 @@ hix_save(const struct hix *ix, const char *path)
 			}
 		}
 	}
-	ret = afile_close(&out, 0) ? -1 : 0;
-	free(real);	/* after: out names it */
-	return ret;
+	return afile_close(&out, 0) ? -1 : 0;
 }
 
 /* Check what the lookups rely on, so that a bad file cannot crash them. */

@@ -27,6 +27,7 @@ rdr_open(struct rdr *r, const char *path)
 		fd = 0;
 	else if ((fd = open(path, O_RDONLY)) < 0) {
 		memset(r, 0, sizeof *r);
+		r->fd = -1;
 		weprintf("%s:", path);
 		return -1;
 	}
@@ -68,7 +69,8 @@ rdr_fdopen(struct rdr *r, int fd, const char *path)
 	memset(r, 0, sizeof *r);
 	r->atbol = 1;
 	r->fd = fd;
-	r->name = fd == 0 && !strcmp(path, "-") ? "<stdin>" : path;
+	r->isstdin = !strcmp(path, "-");
+	r->name = r->isstdin ? "<stdin>" : path;
 	r->cap = BLOCK;
 	r->buf = emalloc(r->cap + 1);
 }
@@ -76,7 +78,7 @@ rdr_fdopen(struct rdr *r, int fd, const char *path)
 int
 rdr_close(struct rdr *r)
 {
-	if (r->fd > 0)
+	if (r->fd >= 0 && !r->isstdin)
 		close(r->fd);
 	free(r->buf);
 	r->buf = NULL;

@@ -7,6 +7,7 @@
 
 struct rdr {
 	int fd;
+	int isstdin;		/* opened as "-": rdr_close leaves fd open */
 	const char *name;	/* for diagnostics: the path, or "<stdin>" */
 	char *buf;
 	size_t cap, pos, end;
@@ -31,7 +32,11 @@ enum { RDR_DIR = -2 };
  * file") and gives -1, as does a failure to open it.
  */
 int rdr_opendoc(const char *path, int dirok);
-/* Read the open descriptor fd, named path ("-" for stdin), which rdr_close closes. */
+/*
+ * Read the open descriptor fd, named path, which rdr_close closes; path
+ * "-" alone means standard input (named "<stdin>", left open), never the
+ * number of fd: with descriptor 0 closed, open(2) gives 0 to a file.
+ */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /* Close; returns 1 if a read error happened, else 0. */
 int rdr_close(struct rdr *r);

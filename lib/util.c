@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -226,25 +227,107 @@ fshut(FILE *fp, const char *name)
 	return ret;
 }
 
+/*
+ * The file path names: symbolic links followed, at most 40 of them (as
+ * Linux and the BSDs allow); a dangling one names the file to create.
+ * NULL, errno set, if a link cannot be read.
+ */
+static char *
+linktarget(const char *path)
+{
+	struct stat st;
+	char *p = estrdup(path), *link = NULL, *slash, *np;
+	size_t cap = 256, dirlen;
+	ssize_t n;
+	int hops;
+
+	for (hops = 0; lstat(p, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		if (hops == 40) {
+			errno = ELOOP;
+			goto fail;
+		}
+		for (;;) {
+			link = erealloc(link, cap);
+			if ((n = readlink(p, link, cap)) < 0)
+				goto fail;
+			if ((size_t)n < cap)
+				break;
+			cap *= 2;
+		}
+		link[n] = '\0';
+		/* a relative link is relative to the link's directory */
+		dirlen = link[0] != '/' && (slash = strrchr(p, '/')) ? (size_t)(slash - p) + 1 : 0;
+		np = emalloc(dirlen + (size_t)n + 1);
+		memcpy(np, p, dirlen);
+		memcpy(np + dirlen, link, (size_t)n + 1);
+		free(p);
+		p = np;
+	}
+	free(link);
+	return p;
+fail:
+	free(link);
+	free(p);
+	return NULL;
+}
+
+/* fd moved above the standard descriptors: one of them closed is no place for output. */
+static int
+abovestd(int fd)
+{
+	int nfd;
+
+	if (fd < 0 || fd > STDERR_FILENO)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+	close(fd);
+	return nfd;
+}
+
 FILE *
 afile_open(struct afile *a, const char *path)
 {
-	int fd;
+	struct stat st;
+	int fd = -1;
 
+	memset(a, 0, sizeof *a);
 	a->path = path;
-	a->tmp = emalloc(strlen(path) + 8);
-	sprintf(a->tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(a->tmp)) < 0 || !(a->fp = fdopen(fd, "w"))) {
-		weprintf("%s:", path);
-		if (fd >= 0) {
-			close(fd);
-			unlink(a->tmp);
+	if (!(a->target = linktarget(path)))
+		goto fail;
+	/*
+	 * A device or FIFO is written as it is: replacing it would break
+	 * what it is for (as root, /dev/null became a file). A file that
+	 * became regular since stat is not written in place, but replaced.
+	 */
+	if (stat(a->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((fd = abovestd(open(a->target, O_WRONLY | O_NOCTTY))) < 0)
+			goto fail;
+		if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+			if (!(a->fp = fdopen(fd, "w")))
+				goto fail;
+			return a->fp;
 		}
-		free(a->tmp);
-		a->tmp = NULL;
-		return NULL;
+		close(fd);
 	}
-	return a->fp;
+	a->tmp = emalloc(strlen(a->target) + 8);
+	sprintf(a->tmp, "%s.XXXXXX", a->target);
+	if ((fd = abovestd(mkstemp(a->tmp))) < 0) {
+		free(a->tmp);	/* not made: nothing to remove */
+		a->tmp = NULL;
+		goto fail;
+	}
+	if ((a->fp = fdopen(fd, "w")))
+		return a->fp;
+fail:
+	weprintf("%s:", path);
+	if (fd >= 0)
+		close(fd);
+	if (a->tmp)
+		unlink(a->tmp);
+	free(a->tmp);
+	free(a->target);
+	memset(a, 0, sizeof *a);
+	return NULL;
 }
 
 int
@@ -260,15 +343,15 @@ afile_close(struct afile *a, int abort)
 		ret = 1;
 	} else if (fshut(a->fp, a->path))
 		ret = 1;
-	else if (chmod(a->tmp, 0666 & ~m) < 0 || rename(a->tmp, a->path) < 0) {
+	else if (a->tmp && (chmod(a->tmp, 0666 & ~m) < 0 || rename(a->tmp, a->target) < 0)) {
 		weprintf("%s:", a->path);
 		ret = 1;
 	}
-	if (ret)
+	if (ret && a->tmp)
 		unlink(a->tmp);
 	free(a->tmp);
-	a->tmp = NULL;
-	a->fp = NULL;
+	free(a->target);
+	memset(a, 0, sizeof *a);
 	return ret;
 }
 

@@ -48,10 +48,20 @@ int fshut(FILE *fp, const char *name);
  * afile_close flushes and closes it, gives it the mode a new file would
  * get (the umask), and renames it to path, or with abort set, or on any
  * failure, removes it. Returns 0 or 1 (for the exit status).
+ *
+ * A symbolic link at path is written through: the file it names (a
+ * dangling link: the file it would name) is replaced, beside itself, and
+ * the link stays. A path that is, or names, an existing file that is not
+ * regular, a device or a FIFO, is not replaced but written directly, as
+ * output comes (a FIFO waits for its reader as any writer does): there
+ * the output is not whole on failure, which the status still reports.
+ * A directory is an error. The descriptor is never one of 0 to 2, even
+ * if those are closed, so stdout and stderr cannot write into it.
  */
 struct afile {
 	FILE *fp;
-	char *tmp;
+	char *tmp;		/* the temporary file, or NULL when written directly */
+	char *target;		/* what is replaced: path, links followed */
 	const char *path;
 };
 FILE *afile_open(struct afile *a, const char *path);

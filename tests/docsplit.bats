@@ -293,6 +293,23 @@ load faults
 	echo "# $rounds runs, $hits met a FIFO" >&3
 }
 
+@test "docsplit: with standard input closed, descriptor 0 is a file like any other" {
+	mkdir -p d/sub
+	printf x >d/a
+	printf y >d/sub/b
+	printf 'A\na' >p
+	printf 'd\0p\0' >list
+	# open(2) gives a file descriptor 0: it was taken for standard input,
+	# so an operand directory was read as a file and the file left open
+	check 0 'd/a\tx\nd/sub/b\ty\n' '' docsplit -f d <&-
+	check 0 'd/a\tx\nd/sub/b\ty\nd/a\tx\nd/sub/b\ty\n' '' docsplit -f d/ d <&-
+	check 0 'd/a\tx\nd/sub/b\ty\np\tA\\na\n' '' docsplit -0f list <&-
+	check 0 'A\ta\nA\ta\n' '' docsplit p p <&-
+	check 1 '' 'docsplit: <stdin>: read error: Bad file descriptor\n' docsplit - <&-
+	# and a file read at descriptor 0 is closed, not standard input after
+	check 1 'p\tA\\na\n-\t\n' 'docsplit: <stdin>: read error: Bad file descriptor\n' docsplit -f p - <&-
+}
+
 @test "docsplit -f: an unreadable file is reported and skipped" {
 	needasuser
 	mkdir d
@@ -310,6 +327,8 @@ load faults
 	printf b >d/yes/f
 	chmod 000 d/no
 	check 1 'd/yes/f\tb\n' 'docsplit: d/no: Permission denied\n' asuser docsplit -f d
+	# and so by -n
+	check 1 'd/yes/f\0' 'docsplit: d/no: Permission denied\n' asuser docsplit -n d
 }
 
 @test "docsplit -f: a missing operand is reported, the others still come out" {
@@ -599,15 +618,6 @@ b'
 	# links given as operands are followed, to files and directories
 	ln -s d top
 	check 0 'top/a/x\0d/link\0' '' docsplit -n top/a d/link
-}
-
-@test "docsplit -n: an unreadable directory is reported as a -f run reports it" {
-	needasuser
-	mkdir -p d/no d/yes
-	printf a >d/no/f
-	printf b >d/yes/f
-	chmod 000 d/no
-	check 1 'd/yes/f\0' 'docsplit: d/no: Permission denied\n' asuser docsplit -n d
 }
 
 @test "docsplit -n -0, -n -l: the paths of lists; - in a list is a file" {

@@ -72,3 +72,67 @@ collide() {
 			print w[j]
 	}'
 }
+
+# withpath PATH CMD [ARG ...]: run CMD (at most 10 s), stdout discarded,
+# with the argument OUT replaced by PATH.
+withpath() {
+	local path=$1 a
+	local -a args=()
+
+	shift
+	for a in "$@"; do
+		if [ "$a" = OUT ]; then
+			args+=("$path")
+		else
+			args+=("$a")
+		fi
+	done
+	timeout 10 "${args[@]}" >/dev/null
+}
+
+# outpath WANTFILE CMD [ARG ...]: CMD writes the file named by its
+# argument OUT (util afile), the same as WANTFILE. A symbolic link is
+# written through, a dangling one creates its file (beside the link if
+# relative); a device and a FIFO are written, not replaced; a directory
+# and a loop of links are errors; no temporary file is left. As root,
+# /dev/null is tried only after a device node of our own survived: a
+# regression must not replace the machine's.
+outpath() {
+	local want=$1
+
+	shift
+	printf 'old\n' >real
+	ln -s real link
+	withpath link "$@"
+	[ -L link ]
+	cmp real "$want"
+	mkdir sub
+	ln -s made sub/dangling
+	withpath sub/dangling "$@"
+	[ -L sub/dangling ]
+	cmp sub/made "$want"
+	mkfifo fifo
+	{ timeout 10 cat fifo >got & } 2>/dev/null
+	withpath fifo "$@"
+	wait
+	[ -p fifo ]
+	cmp got "$want"
+	if [ "$(id -u)" -ne 0 ]; then
+		withpath /dev/null "$@"
+	elif mknod nul c 1 3 2>/dev/null; then
+		withpath nul "$@"
+		[ -c nul ]
+		withpath /dev/null "$@"
+	fi
+	[ -c /dev/null ]
+	run -1 --separate-stderr withpath sub "$@"
+	[ "$stderr" = "$1: sub: Is a directory" ]
+	ln -s loop2 loop1
+	ln -s loop1 loop2
+	run -1 --separate-stderr withpath loop1 "$@"
+	[ "$stderr" = "$1: loop1: Too many levels of symbolic links" ]
+	run ls sub
+	[ "$output" = "$(printf 'dangling\nmade')" ]
+	run sh -c 'ls -a | grep -cE "\.[A-Za-z0-9]{6}\$"'
+	[ "$output" = 0 ]
+}

@@ -127,3 +127,18 @@ setup() {
 		parsplit -m map -n 10 h.rec
 	check 0 '1\th\t1\t29\n2\th\t2\t27\n' '' cat map
 }
+
+@test "parsplit -m: through a symbolic link, to a device or a FIFO" {
+	load faults
+	printf 'p\tonly\n' >in
+	printf '1\tp\t1\t4\n' >want.map
+	outpath want.map parsplit -m OUT in
+}
+
+@test "parsplit -m: with stdout closed, the map does not take its descriptor" {
+	printf 'p\tonly\n' >in
+	printf 'old\n' >map
+	# the temporary map was descriptor 1: the records went into it
+	check 1 '' 'parsplit: <stdout>: write error: Bad file descriptor\n' sh -c 'exec parsplit -m map in >&-'
+	check 0 'old\n' '' cat map
+}

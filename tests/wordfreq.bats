@@ -397,6 +397,12 @@ load faults
 	check 1 '' 'wordfreq: nodir/tot: No such file or directory\n' wordfreq -p -T nodir/tot in
 }
 
+@test "wordfreq -p -T: through a symbolic link, to a device or a FIFO" {
+	printf 'p\ta b a\n' >in
+	printf 'a\t2\nb\t1\n' >want.tot
+	outpath want.tot wordfreq -p -T OUT in
+}
+
 @test "wordfreq -p -T: the totals of the course data are wordfreq's" {
 	course course
 	docsplit article.txt >a.rec
