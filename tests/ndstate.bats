@@ -85,12 +85,17 @@ setup() {
 	check 0 'params 5 128 main\nwork st/tmp.N\nx\t1\t1\n' '' sh -c 'ndstate -a st ./see | sed "s/tmp\.[0-9]*/tmp.N/"'
 	check 0 'current\nlock\nv.1\n' '' ls -A st
 	# a new version: published, the old one removed
-	printf '#!/bin/sh\nmkdir "$NDSTATE_WORK/new" && printf "%s" "$1" >"$NDSTATE_WORK/new/params" && printf "y\\t1\\t2\\n" >"$NDSTATE_WORK/new/sketches"\nexit "$2"\n' "$params" >make
+	cat >make <<'EOF2'
+#!/bin/sh
+mkdir "$NDSTATE_WORK/new" && printf "$1" >"$NDSTATE_WORK/new/params" &&
+	printf 'y\t1\t2\n' >"$NDSTATE_WORK/new/sketches"
+exit "$2"
+EOF2
 	chmod +x make
 	check 0 '' '' ndstate -a st ./make "$params" 0
 	check 0 'current\nlock\nv.2\n' '' ls -A st
 	check 0 'y\t1\t2\n' '' cat st/current/sketches
-	check 0 'v.2' '' readlink st/current
+	check 0 'v.2\n' '' readlink st/current
 	# status 1 (some documents not read): still published
 	check 1 '' '' ndstate -o st ./make "$params" 1
 	check 0 'current\nlock\nv.3\n' '' ls -A st
@@ -100,7 +105,7 @@ setup() {
 	check 137 '' '' ndstate -o st sh -c './make "$1" 0 && kill -KILL $$' sh "$params"
 	check 0 'current\nlock\nv.3\n' '' ls -A st
 	# a version that is not whole is not published
-	check 1 '' 'ndstate: st/tmp.N/new/params: bad parameters\n' sh -c 'ndstate -o st ./make "x" 0 2>&1 >/dev/null | sed "s/tmp\.[0-9]*/tmp.N/" >&2; exit 1'
+	check 1 '' 'ndstate: st/tmp.N/new/params: not a neardup state\n' sh -c 'ndstate -o st ./make "x" 0 2>&1 >/dev/null | sed "s/tmp\.[0-9]*/tmp.N/" >&2; exit 1'
 	check 0 'current\nlock\nv.3\n' '' ls -A st
 }
 
