@@ -563,6 +563,7 @@ fake() {
 	check 1 'j\tdocs/c.txt\t1.0000\n' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -a st dup.jsonl
 	check 1 'j\tdocs/c.txt\t1.0000\n' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -a st dup.jsonl
 	check 0 'docs/a.txt\ndocs/b.txt\ndocs/a2.txt\ndocs/c.txt\nj\n' '' sh -c 'kept() { cat st/current/sketches; }; kept | cut -f1'
+	check 1 '' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j dup.jsonl
 	check 1 '' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -o st2 dup.jsonl
 	check 0 'j\n' '' sh -c 'cut -f1 st2/current/sketches'
 }
