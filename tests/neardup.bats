@@ -5,11 +5,11 @@
 load helper
 load neardocs
 
-u='usage: neardup [-cuv] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
+u='usage: neardup [-cuvw] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
-params='neardup-state\n1\nwords 5\nsize 128\nextract main\n'
+params='neardup-state\n2\nwords 5\nsize 128\nextract main\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -143,10 +143,11 @@ setup() {
 
 @test "neardup -o, -q: a kept state answers new documents" {
 	check 0 "$pairs" '' neardup -o st docs
-	check 0 "$params" '' cat st/params
+	check 0 "$params" '' cat st/current/params
 	check 0 'st\n' '' sh -c 'ls -d st*'
+	check 0 'current\nlock\nv.1\n' '' ls -A st
 	docsplit -f docs | htmltext | sketch >want
-	cmp st/sketches want
+	cmp st/current/sketches want
 	mkdir new
 	gendoc 5 80 >new/d.txt
 	cp docs/c.txt new/c.txt
@@ -158,35 +159,35 @@ setup() {
 	# the kept parameters are taken
 	check 0 'new/c.txt\tdocs/c.txt\t1.0000\nnew/d2.txt\tnew/d.txt\t1.0000\n' '' neardup -k 5 -n 128 -e main -q st new
 	# the state is not changed by queries
-	cmp st/sketches want
+	cmp st/current/sketches want
 	# -o again replaces it
 	check 0 'docs/a.txt\tdocs/a2.txt\t0.8765\n' '' neardup -o st docs/a.txt docs/a2.txt
-	check 0 '2\n' '' awk 'END { print NR }' st/sketches
+	check 0 '2\n' '' awk 'END { print NR }' st/current/sketches
 	check 0 'st\n' '' sh -c 'ls -d st*'
+	check 0 'current\nlock\nv.2\n' '' ls -A st
 	# a trailing slash names the same state
 	check 0 "$pairs" '' neardup -o st/ docs
 	check 0 "$pairs" '' neardup -o st// docs
 	check 0 'st\n' '' sh -c 'ls -d st*'
-	# (a copy: a query with a kept ID replaces the kept document)
-	cp docs/c.txt c2.txt
-	check 0 'c2.txt\tdocs/c.txt\t1.0000\n' '' neardup -q st/ c2.txt
+	# a query replaces the kept document of its ID: no pair with itself
+	check 0 '' '' neardup -q st/ docs/c.txt
+	check 0 'docs/c.txt\n' '' neardup -u -q st/ docs/c.txt
 }
 
 @test "neardup -a: documents added to a kept state" {
 	neardup -o st docs/a.txt docs/b.txt >/dev/null
-	cp st/sketches before
+	cp st/current/sketches before
 	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' neardup -a st docs/a2.txt docs/c.txt
 	docsplit -f docs/a2.txt docs/c.txt | sketch >added
 	cat before added >want
-	cmp st/sketches want
-	check 0 'params\nsketches\n' '' ls -A st
+	cmp st/current/sketches want
+	check 0 'current\nlock\nv.2\n' '' ls -A st
 	# the added documents are kept now: c is no longer new
 	gendoc 5 80 >d.txt
-	# (a copy of c: a query with a kept ID replaces the kept document)
-	cp docs/c.txt c2.txt
-	check 0 'd.txt\n' '' neardup -u -q st c2.txt d.txt
-	check 0 'd.txt\n' '' neardup -u -a st c2.txt d.txt
-	check 0 '6\n' '' awk 'END { print NR }' st/sketches
+	# c replaces the kept c: it is new unless like another one
+	check 0 'docs/c.txt\nd.txt\n' '' neardup -u -q st docs/c.txt d.txt
+	check 0 'docs/c.txt\nd.txt\n' '' neardup -u -a st docs/c.txt d.txt
+	check 0 '5\n' '' awk 'END { print NR }' st/current/sketches
 }
 
 @test "neardup -a: a state that cannot be written is left as it was" {
@@ -196,14 +197,14 @@ setup() {
 	chmod 777 tmp
 	export TMPDIR=tmp
 	neardup -o st docs/a.txt >/dev/null
-	cp st/sketches before
+	cp st/current/sketches before
 	chmod 555 st
 	run --separate-stderr asuser neardup -a st docs/b.txt
 	chmod 755 st
 	[ "$status" -eq 1 ]
-	[ "${stderr_lines[-1]}" = "neardup: st/sketches: cannot update" ]
-	cmp st/sketches before
-	check 0 'params\nsketches\n' '' ls -A st
+	[ "${stderr_lines[-1]}" = "ndstate: st/lock: Permission denied" ]
+	cmp st/current/sketches before
+	check 0 'current\nlock\nv.1\n' '' ls -A st
 	check 0 '' '' ls -A tmp
 }
 
@@ -212,45 +213,51 @@ setup() {
 	check 1 '' 'neardup: st: made with words 5, not 4\n' neardup -k 4 -q st docs/a.txt
 	check 1 '' 'neardup: st: made with size 128, not 64\n' neardup -n 64 -a st docs/a.txt
 	check 1 '' 'neardup: st: made with extract main, not raw\n' neardup -e raw -q st docs/a.txt
-	mkdir v2
-	printf 'neardup-state\n2\nwords 5\nsize 128\nextract main\n' >v2/params
-	: >v2/sketches
-	check 1 '' 'neardup: v2: state version 2, this neardup reads version 1\n' neardup -q v2 docs/a.txt
+	mkdir v3
+	printf 'neardup-state\n3\nwords 5\nsize 128\nextract main\n' >v3/params
+	: >v3/sketches
+	check 1 '' 'ndstate: v3: state version 3, this neardup reads versions 1 and 2\n' neardup -q v3 docs/a.txt
 	mkdir bad
 	printf 'neardup-state\n1\nwords five\nsize 128\nextract main\n' >bad/params
 	: >bad/sketches
-	check 1 '' 'neardup: bad/params: bad parameters\n' neardup -q bad docs/a.txt
+	check 1 '' 'ndstate: bad/params: bad parameters\n' neardup -q bad docs/a.txt
 	mkdir other
 	printf 'something else\n' >other/params
 	: >other/sketches
-	check 1 '' 'neardup: other/params: not a neardup state\n' neardup -q other docs/a.txt
-	check 1 '' 'neardup: other: not a neardup state: not replaced\n' neardup -o other docs
+	check 1 '' 'ndstate: other/params: not a neardup state\n' neardup -q other docs/a.txt
+	check 1 '' 'ndstate: other: not a neardup state: not replaced\n' neardup -o other docs
 	mkdir full
 	: >full/x
-	check 1 '' 'neardup: full: a directory that is not a neardup state: not replaced\n' neardup -o full docs
+	check 1 '' 'ndstate: full: a directory that is not a neardup state: not replaced\n' neardup -o full docs
 	mkdir nostate
-	check 1 '' 'neardup: nostate: not a neardup state (no params or sketches)\n' neardup -q nostate docs/a.txt
-	check 1 '' 'neardup: nope: no such state directory\n' neardup -q nope docs/a.txt
+	check 1 '' 'ndstate: nostate: not a neardup state (no params or sketches)\n' neardup -q nostate docs/a.txt
+	check 1 '' 'ndstate: nope: no such state directory\n' neardup -q nope docs/a.txt
 	: >file
-	check 1 '' 'neardup: file: not a directory\n' neardup -q file docs/a.txt
-	check 1 '' 'neardup: file: exists and is not a directory\n' neardup -o file docs
+	check 1 '' 'ndstate: file: not a directory\n' neardup -q file docs/a.txt
+	check 1 '' 'ndstate: file: exists and is not a directory\n' neardup -o file docs
 	check 0 '' '' cat file
+	# nothing was left in those directories
+	check 0 'params\nsketches\n' '' ls -A other
+	check 0 'x\n' '' ls -A full
+	check 0 '' '' ls -A nostate
 	# an empty directory may become a state
 	mkdir empty
 	check 0 "$pairs" '' neardup -o empty docs
-	check 0 "$params" '' cat empty/params
+	check 0 "$params" '' cat empty/current/params
 }
 
 # ---- Hardening: bad input, output faults, atomic state ----
 load faults
 
 @test "neardup: unreadable and missing files" {
-	check 1 '' 'docsplit: nope: No such file or directory\n' neardup docs nope
+	# the others are read: pairs, then the exit status says one was not
+	check 1 "$pairs" 'docsplit: nope: No such file or directory\n' neardup docs nope
 	needasuser
 	chmod 000 docs/c.txt
-	run asuser neardup docs
+	run --separate-stderr asuser neardup docs
 	[ "$status" -eq 1 ]
-	[ "$output" = "docsplit: docs/c.txt: Permission denied" ]
+	[ "$output" = "$(printf "$pairs")" ]
+	[ "$stderr" = "docsplit: docs/c.txt: Permission denied" ]
 }
 
 @test "neardup: an empty collection has no pairs" {
@@ -259,7 +266,7 @@ load faults
 	check 0 '' '' neardup -u empty
 	check 0 '' '' neardup -j </dev/null
 	check 0 '' '' neardup -o st empty
-	check 0 '' '' cat st/sketches
+	check 0 '' '' cat st/current/sketches
 	check 0 '' '' neardup -q st docs/a.txt
 	check 0 'docs/a.txt\n' '' neardup -u -q st docs/a.txt
 }
@@ -274,10 +281,6 @@ load faults
 	export TMPDIR=$PWD/tmp
 	neardup -o st docs/a.txt docs/b.txt >/dev/null
 	cp -R st saved
-	check 1 '' 'docsplit: nope: No such file or directory\n' neardup -o st docs nope
-	diff -r st saved
-	check 1 '' 'docsplit: nope: No such file or directory\n' neardup -a st docs/c.txt nope
-	diff -r st saved
 	check 1 '' 'simjoin: <stdout>: write error: No space left on device\n' sh -c 'exec neardup -o st docs >/dev/full'
 	diff -r st saved
 	check 1 '' 'simjoin: <stdout>: write error: No space left on device\n' sh -c 'exec neardup -a st docs/a2.txt >/dev/full'
@@ -289,7 +292,7 @@ load faults
 	check 1 '' 'neardup: stage text failed (status 3)\n' env PATH="$PWD/fake:$PATH" neardup -o st docs
 	diff -r st saved
 	check 0 'saved\nst\n' '' sh -c 'ls -A | grep -e "^st" -e "^saved"'
-	check 0 'params\nsketches\n' '' ls -A st
+	check 0 'current\nlock\nv.1\n' '' ls -A st
 	check 0 '' '' ls -A tmp
 }
 
@@ -302,4 +305,402 @@ load faults
 	done >pages.txt
 	check 0 "$pairs" '' neardup -p pages.txt
 	check 0 "$pairs" '' sh -c 'neardup -p <pages.txt'
+}
+
+# ---- The state's guarantees (issue 17) ----
+
+# loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
+loops() {
+	if [ -n "${ASAN_OPTIONS:-}" ]; then
+		echo $(($1 / 5))
+	else
+		echo "$1"
+	fi
+}
+
+# kept STATE: the sketches a state keeps, in either version's layout.
+kept() {
+	if [ -e "$1/current" ]; then
+		cat "$1/current/sketches"
+	else
+		cat "$1/sketches"
+	fi
+}
+
+# fake STAGE SCRIPT: a stand-in for a stage, first on PATH (fakes/).
+fake() {
+	mkdir -p fakes
+	printf '#!/bin/sh\n%s\n' "$2" >"fakes/$1"
+	chmod +x "fakes/$1"
+}
+
+@test "neardup -a: two runs at once: refused or waiting (-w), no batch lost (issue 17.1)" {
+	mkdir b1 b2
+	gendoc 11 80 >b1/x.txt
+	gendoc 12 80 >b2/y.txt
+	neardup -o st0 docs >/dev/null
+	kept st0 >base
+	docsplit -f b1 | sketch >s1
+	docsplit -f b2 | sketch >s2
+	cat base s1 s2 >want12
+	cat base s2 s1 >want21
+	cat base s1 >want1
+	cat base s2 >want2
+	local n i w p1 p2 st1 st2 busy='^ndstate: st: in use by another run \(process [0-9]+\)$'
+	n=$(loops 40)
+	# every other round waits for the lock
+	for ((i = 0; i < n; i++)); do
+		w=
+		((i % 2 == 0)) || w=-w
+		{
+			rm -rf st
+			cp -R st0 st
+			neardup $w -a st b1 >out1 2>err1 3>&- &
+			p1=$!
+			neardup $w -a st b2 >out2 2>err2 3>&- &
+			p2=$!
+			st1=0 st2=0
+			wait "$p1" || st1=$?
+			wait "$p2" || st2=$?
+			kept st >got
+			if [ "$st1" -eq 0 ] && [ "$st2" -eq 0 ]; then
+				cmp -s got want12 || cmp got want21
+			elif [ -z "$w" ] && [ "$st1" -eq 1 ] && [ "$st2" -eq 0 ]; then
+				[[ $(cat err1) =~ $busy ]]
+				cmp got want2
+			elif [ -z "$w" ] && [ "$st1" -eq 0 ] && [ "$st2" -eq 1 ]; then
+				[[ $(cat err2) =~ $busy ]]
+				cmp got want1
+			else
+				echo "round $i ($w): statuses $st1 $st2" >&2
+				cat err1 err2 >&2
+				false
+			fi
+		}
+	done
+}
+
+@test "neardup -a: refused at once while another run holds the state, or waits (-w)" {
+	neardup -o st docs/a.txt >/dev/null
+	fake htmltext 'echo $$ >>"$PWD/started"; exec sleep 3'
+	PATH="$PWD/fakes:$PATH" neardup -a st docs/b.txt >/dev/null 2>&1 3>&- &
+	local pid=$! i
+	for i in $(seq 100); do
+		[ -s started ] && break
+		sleep 0.1
+	done
+	run --separate-stderr neardup -a st docs/c.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[[ $stderr =~ ^ndstate:\ st:\ in\ use\ by\ another\ run\ \(process\ [0-9]+\)$ ]]
+	check 0 '' '' neardup -w -a st docs/c.txt
+	wait "$pid"
+	check 0 'docs/a.txt\ndocs/c.txt\n' '' sh -c 'cat st/current/sketches | cut -f1'
+}
+
+@test "neardup -o: two runs at once leave one whole state, never one inside the other (issue 17.2)" {
+	docsplit -f docs/a.txt | htmltext | sketch >sa
+	docsplit -f docs/b.txt | htmltext | sketch >sb
+	neardup -o st0 docs/c.txt >/dev/null
+	local n i w p1 p2 st1 st2
+	n=$(loops 40)
+	# every other round waits for the lock
+	for ((i = 0; i < n; i++)); do
+		w=
+		((i % 2 == 0)) || w=-w
+		{
+			rm -rf st
+			cp -R st0 st
+			neardup $w -o st docs/a.txt >/dev/null 2>err1 3>&- &
+			p1=$!
+			neardup $w -o st docs/b.txt >/dev/null 2>err2 3>&- &
+			p2=$!
+			st1=0 st2=0
+			wait "$p1" || st1=$?
+			wait "$p2" || st2=$?
+			[ "$st1" -eq 0 ] || [ -z "$w" ]
+			[ "$st2" -eq 0 ] || [ -z "$w" ]
+			[ "$st1" -eq 0 ] || [ "$st2" -eq 0 ]
+			kept st >got
+			if [ "$st1" -ne 0 ]; then
+				cmp got sb
+			elif [ "$st2" -ne 0 ]; then
+				cmp got sa
+			else
+				cmp -s got sa || cmp got sb
+			fi
+			check 0 'st\nst0\n' '' sh -c 'ls -d st*'
+			run sh -c 'ls -A st | grep -e new -e old -e tmp'
+			[ "$output" = "" ]
+		}
+	done
+}
+
+@test "neardup -o, -a: a SIGKILL at any moment leaves the old state or the new one; readers never fail (issue 17.3, 17.4)" {
+	mkdir tmp b q
+	export TMPDIR=$PWD/tmp
+	gendoc 11 80 >b/x.txt
+	cp docs/c.txt q/c.txt
+	neardup -o st docs >/dev/null
+	kept st >wantA
+	cp -R st stB
+	neardup -a stB b >/dev/null
+	kept stB >wantB
+	rm -rf stB
+	# a reader, all along
+	(
+		while [ ! -e stop ] && [ "$SECONDS" -lt 300 ]; do
+			neardup -q st q >rout 2>rerr || { cat rerr >failed; break; }
+			[ "$(cat rout)" = "$(printf 'q/c.txt\tdocs/c.txt\t1.0000')" ] || { cat rout rerr >failed; break; }
+			sleep 0.02
+		done
+	) 3>&- &
+	local reader=$! n i pid
+	n=$(loops 200)
+	for ((i = 0; i < n; i++)); do
+		if ((i % 2)); then
+			setsid neardup -o st docs >/dev/null 2>&1 3>&- &
+		else
+			setsid neardup -a st b >/dev/null 2>&1 3>&- &
+		fi
+		pid=$!
+		sleep "0.$(printf '%03d' $((RANDOM % 90)))"
+		# the whole run, or only neardup, its stages left running
+		if ((i % 4 < 2)); then
+			kill -KILL -- "-$pid" 2>/dev/null || :
+		else
+			kill -KILL "$pid" 2>/dev/null || :
+		fi
+		wait "$pid" || :
+		kept st >got
+		cmp -s got wantA || cmp got wantB
+	done
+	touch stop
+	wait "$reader"
+	[ ! -e failed ] || { cat failed >&2; false; }
+	# the next run removes what the killed ones left
+	sleep 0.5
+	check 0 "$pairs" '' neardup -o st docs
+	check 0 'current\nlock\n' '' sh -c 'ls -A st | grep -v "^v\.[0-9]*$"'
+	check 0 '1\n' '' sh -c 'ls -A st | grep -c "^v\."'
+	rm -f rout rerr
+	check 0 '' '' ls -A tmp
+}
+
+@test "neardup: what a killed run left in TMPDIR is removed by a later run (issue 17.4)" {
+	mkdir tmp tmp/neardup.999999999.abcdef tmp/neardup.$$.abcdef tmp/other.1.x
+	sleep 60 3>&- &
+	local live=$!
+	mkdir "tmp/neardup.$live.abcdef"
+	check 0 "$pairs" '' env TMPDIR="$PWD/tmp" neardup docs
+	kill "$live"
+	# of a process gone: removed; of a live one, and not ours: kept
+	check 0 "neardup.$$.abcdef\nneardup.$live.abcdef\nother.1.x\n" '' sh -c 'ls -A tmp | sort'
+}
+
+@test "neardup -o: a state in a directory that cannot be written fails at once, clearly (issue 17.4, 22.5)" {
+	check 1 '' 'ndstate: nodir/st: No such file or directory\n' neardup -o nodir/st docs
+	[ ! -e nodir ]
+	needasuser
+	mkdir w
+	chmod 777 w
+	asuser neardup -o w/st docs >/dev/null
+	chmod 555 w/st
+	run --separate-stderr asuser neardup -o w/st docs/a.txt
+	chmod 755 w/st
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "ndstate: w/st: Permission denied" ]
+	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' neardup -q w/st docs/a2.txt
+	chmod 555 w
+	run --separate-stderr asuser neardup -o w/new docs/a.txt
+	chmod 777 w
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "ndstate: w/new: Permission denied" ]
+}
+
+@test "neardup: a state that is a symbolic link is followed (issue 17.5)" {
+	mkdir real new
+	ln -s real st
+	check 0 "$pairs" '' neardup -o st docs
+	[ -L st ]
+	check 0 'current\nlock\nv.1\n' '' ls -A real
+	gendoc 5 80 >new/d.txt
+	check 0 'new/d.txt\n' '' neardup -u -a st new
+	[ -L st ]
+	check 0 'current\nlock\nv.2\n' '' ls -A real
+	check 0 'd.txt\tnew/d.txt\t1.0000\n' '' sh -c 'cp new/d.txt d.txt && neardup -q st d.txt'
+}
+
+@test "neardup: a version 1 state is read, and written as version 2" {
+	mkdir v1
+	printf 'neardup-state\n1\nwords 5\nsize 128\nextract main\n' >v1/params
+	docsplit -f docs | htmltext | sketch >v1/sketches
+	cp v1/sketches before
+	check 0 'docs/c.txt\tdocs/c.txt\t1.0000\n' '' sh -c 'mkdir q && cp docs/c.txt q/ && cd q && ln -s ../v1 v1 && neardup -q v1 c.txt | sed "s|^c.txt|docs/c.txt|"'
+	gendoc 5 80 >d.txt
+	check 0 '' '' neardup -a v1 d.txt
+	check 0 'current\nlock\nv.1\n' '' ls -A v1
+	docsplit -f d.txt | sketch >added
+	cat before added | cmp - v1/current/sketches
+	check 0 "$params" '' cat v1/current/params
+}
+
+@test "neardup -a: adding a batch twice leaves the state and the answer as once (issue 17.6)" {
+	neardup -o st docs/a.txt docs/b.txt >/dev/null
+	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' neardup -a st docs/a2.txt docs/c.txt
+	kept st >once
+	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' neardup -a st docs/a2.txt docs/c.txt
+	kept st | cmp - once
+	# a document of a kept ID replaces it: a's text changed to c's
+	printf '{"id":"docs/a.txt","text":"%s"}\n' "$(cat docs/c.txt)" >a.jsonl
+	check 0 'docs/a.txt\tdocs/c.txt\t1.0000\n' '' neardup -j -q st a.jsonl
+	# duplicate IDs in a batch: the first is kept
+	{
+		printf '{"id":"j","text":"%s"}\n' "$(cat docs/c.txt)"
+		printf '{"id":"j","text":"%s"}\n' "$(gendoc 21 80)"
+	} >dup.jsonl
+	check 1 'j\tdocs/c.txt\t1.0000\n' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -a st dup.jsonl
+	check 1 'j\tdocs/c.txt\t1.0000\n' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -a st dup.jsonl
+	check 0 'docs/a.txt\ndocs/b.txt\ndocs/a2.txt\ndocs/c.txt\nj\n' '' sh -c 'kept() { cat st/current/sketches; }; kept | cut -f1'
+	check 1 '' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j dup.jsonl
+	check 1 '' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -o st2 dup.jsonl
+	check 0 'j\n' '' sh -c 'cut -f1 st2/current/sketches'
+}
+
+# interrupt SIGNAL STATUS [ARG ...]: stop neardup ARG ... with SIGNAL while
+# its text stages run: it stops them all, leaves nothing, says nothing.
+interrupt() {
+	local sig=$1 want=$2 pid i st p
+
+	shift 2
+	mkdir -p tmp
+	fake htmltext 'echo $$ >>"$PWD/started"; exec sleep 60'
+	env --default-signal=INT PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" \
+		neardup "$@" >out 2>err 3>&- &
+	pid=$!
+	for i in $(seq 100); do
+		[ -s started ] && break
+		sleep 0.1
+	done
+	[ -s started ]
+	sleep 0.3
+	kill "-$sig" "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq "$want" ]
+	# every stage was stopped, before neardup returned
+	for p in $(cat started); do
+		run kill -0 "$p"
+		[ "$status" -ne 0 ]
+	done
+	sleep 0.3
+	check 0 '' '' cat out err
+	check 0 '' '' ls -A tmp
+	rm -f started
+}
+
+@test "neardup: SIGINT and SIGTERM stop every process it started (issue 17.7)" {
+	interrupt INT 130 docs
+	interrupt TERM 143 docs
+	neardup -o st docs/a.txt >/dev/null
+	kept st >before
+	interrupt INT 130 -o st docs
+	interrupt TERM 143 -a st docs
+	kept st | cmp - before
+	check 0 'current\nlock\nv.1\n' '' ls -A st
+}
+
+@test "neardup: unreadable documents do not blank the run: the others are read and kept (issue 17.8)" {
+	ln -s nowhere docs/dangling
+	check 1 "$pairs" 'docsplit: docs/dangling: No such file or directory\n' neardup docs
+	check 1 "$pairs" 'docsplit: docs/dangling: No such file or directory\n' neardup -o st docs
+	rm docs/dangling
+	docsplit -f docs | htmltext | sketch | cmp - st/current/sketches
+	awk '{ printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", FILENAME, $0 }' docs/a.txt docs/a2.txt >d.jsonl
+	printf 'not json\n' >>d.jsonl
+	check 1 'docs/a.txt\tdocs/a2.txt\t0.8765\n' 'docsplit: d.jsonl:3: invalid JSON at byte 1: not an object\n' neardup -j d.jsonl
+	# a stage that fails otherwise still stops the run
+	fake sketch 'cat >/dev/null; exit 3'
+	check 1 '' 'neardup: stage sketch failed (status 3)\n' env PATH="$PWD/fakes:$PATH" neardup -o st docs
+	docsplit -f docs | htmltext | sketch | cmp - st/current/sketches
+}
+
+@test "neardup: files are walked once and dealt out: each read once, each error said once (issue 17.9)" {
+	local n i f
+	mkdir many
+	for i in $(seq 200); do
+		echo "doc $i" >"many/f$i"
+	done
+	# a file that comes and goes while the runs walk
+	(
+		while [ ! -e stop ] && [ "$SECONDS" -lt 300 ]; do
+			: >many/a0
+			rm -f many/a0
+			sleep 0.01
+		done
+	) 3>&- &
+	local churn=$!
+	n=$(loops 20)
+	for ((i = 0; i < n; i++)); do
+		neardup -c many 2>/dev/null | cut -f1 | grep -v '^many/a0$' | sort >got
+		[ "$(wc -l <got)" -eq 200 ]
+		[ "$(uniq <got | wc -l)" -eq 200 ]
+	done
+	touch stop
+	wait "$churn"
+	# an error once, whatever the parts
+	mkdir d
+	for f in 1 2 3 4 5 6 7 8; do
+		ln -s nowhere "d/l$f"
+	done
+	check 1 '' 'docsplit: d/l1: No such file or directory\ndocsplit: d/l2: No such file or directory\ndocsplit: d/l3: No such file or directory\ndocsplit: d/l4: No such file or directory\ndocsplit: d/l5: No such file or directory\ndocsplit: d/l6: No such file or directory\ndocsplit: d/l7: No such file or directory\ndocsplit: d/l8: No such file or directory\n' neardup d
+}
+
+@test "neardup: a forged params is refused, never waited on (issue 17.11)" {
+	mkdir f1 f2 f3 f4
+	mkfifo f1/params
+	: >f1/sketches
+	check 1 '' 'ndstate: f1/params: not a regular file\n' timeout 10 neardup -q f1 docs/a.txt
+	check 1 '' 'ndstate: f1: not a neardup state: not replaced\n' timeout 10 neardup -o f1 docs
+	printf 'neardup-state\n1\nwords 99999999999\nsize 128\nextract main\n' >f2/params
+	: >f2/sketches
+	check 1 '' 'ndstate: f2/params: bad parameters\n' neardup -q f2 docs/a.txt
+	printf 'neardup-state\n1\nwords 5\nsize 1000\nextract main\n' >f3/params
+	: >f3/sketches
+	check 1 '' 'ndstate: f3/params: bad parameters\n' neardup -a f3 docs/a.txt
+	neardup -o f4 docs/a.txt >/dev/null
+	rm f4/current/sketches
+	mkfifo f4/current/sketches
+	check 1 '' 'ndstate: f4/current/sketches: not a regular file\n' timeout 10 neardup -q f4 docs/a.txt
+}
+
+@test "neardup: names that begin with - are names (issue 17.12)" {
+	mkdir -- -d -t
+	cp docs/a.txt docs/a2.txt ./-d/
+	check 0 '-d/a.txt\t-d/a2.txt\t0.8765\n' '' neardup -- -d
+	check 0 '-d/a.txt\t-d/a2.txt\t0.8765\n' '' neardup -o -st -- -d
+	check 0 'current\nlock\nv.1\n' '' ls -A -- -st
+	check 0 '-d/a.txt\t-d/a2.txt\t0.8765\n' '' neardup -q -st -- -d/a.txt
+	check 0 '-d/a.txt\t-d/a2.txt\t0.8765\n' '' neardup -a -st -- -d/a.txt
+	check 0 '-d/a.txt\t-d/a2.txt\t0.8765\n' '' env TMPDIR=-t neardup -- -d
+	check 0 '' '' ls -A -- -t
+}
+
+@test "neardup: the environment does not change the result (issue 17.14)" {
+	neardup -e raw -o st docs >/dev/null
+	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' env extract_set=1 bad=1 held=1 tmp=/nonexistent neardup -q st docs/a2.txt
+	check 0 "$pairs" '' env NDSTATE_PID=1 NDSTATE_WORK=/nonexistent NDSTATE_PARAMS='1 1 raw' neardup docs
+}
+
+@test "neardup: a full TMPDIR is reported once, by the stage that met it (issue 17.15)" {
+	awk '{ printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", FILENAME, $0 }' docs/a.txt docs/a2.txt >d.jsonl
+	# (its messages through a pipe, which the file size limit spares)
+	check 1 '' 'sketch: <stdout>: write error: File too large\n' \
+		bash -c 'set -o pipefail; (ulimit -f 0; exec neardup -j d.jsonl) 2>&1 | cat >&2'
+	neardup -o st docs/a.txt >/dev/null
+	kept st >before
+	check 1 '' 'sketch: <stdout>: write error: File too large\n' \
+		bash -c 'set -o pipefail; (ulimit -f 0; exec neardup -j -a st d.jsonl) 2>&1 | cat >&2'
+	kept st | cmp - before
 }
