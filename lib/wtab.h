@@ -83,6 +83,13 @@ void wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n)
 uint32_t wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
 uint32_t wtab_find_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
 
+/* The number of words: ids are 0 to wtab_size(t) - 1. */
+static inline size_t
+wtab_size(const struct wtab *t)
+{
+	return t->n;
+}
+
 static inline const char *
 wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 {
