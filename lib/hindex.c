@@ -1,8 +1,5 @@
 /* hindex.c: an exact Hamming-distance index (see hindex.h, hindex_impl.h). */
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,44 +393,6 @@ mkposu(struct hix *ix)
 		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
 			ix->posu[ix->upos[j]] = u;
 }
-
-struct hix *
-hix_load(const char *path)
-{
-	static const char magic[8] = "\211HAMQIX\n";
-	struct stat st;
-	struct rdr r;
-	struct hix *ix;
-	const char *line;
-	char buf[8];
-	int fd, bad;
-
-	if (!strcmp(path, "-"))
-		fd = 0;
-	else if ((fd = open(path, O_RDONLY)) < 0) {
-		weprintf("%s:", path);
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
-	    pread(fd, buf, 8, 0) == 8 && !memcmp(buf, magic, 8))
-		return hix_map(fd, path);
-	/* Records, read through the one descriptor: a FIFO is opened once. */
-	rdr_fdopen(&r, fd, path);
-	if (rdr_peekline(&r, &line) == 7 && !memcmp(line, magic, 7)) {
-		weprintf("%s: an index file must be a regular file", r.name);
-		rdr_close(&r);
-		return NULL;
-	}
-	ix = hix_new();
-	bad = hix_read(ix, &r) < 0;
-	if (rdr_close(&r) || bad) {
-		hix_free(ix);
-		return NULL;
-	}
-	hix_finish(ix);
-	return ix;
-}
-
 
 const char *
 hix_id(const struct hix *ix, uint32_t i, size_t *len)

@@ -121,8 +121,6 @@ struct hix *hix_alloc(int owned);
 int hix_validbitpos(const unsigned char *p, unsigned m);
 int hix_mksegs(struct hix *ix);
 void hix_derive(struct hix *ix);
-/* hixfile.c, for hindex.c: map the index file open on fd (closing fd); NULL after a diagnostic. */
-struct hix *hix_map(int fd, const char *path);
 /*
  * The checksum an index file of n bytes keeps of itself (its checksum field
  * taken as zero), and where its header keeps its size and that checksum
