@@ -59,27 +59,22 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 	uint32_t *label, u, i, nu, root, n;
 	const char *id;
 	size_t k, idlen, cidlen;
-	int use;
 
 	if (eachinput(files, nfiles, r0, fpread, ix))
 		exit(EXIT_DATA);	/* clusters of part of the input would mislead */
 	hix_finish(ix);
 	nu = hix_ndistinct(ix);
 	n = hix_size(ix);
-	use = hix_plan(ix, maxdist, nu, HIX_AUTO, nprocs(8));
+	hix_plan(ix, maxdist, nu, HIX_AUTO, nprocs(8));
 	parent = ereallocarray(NULL, (size_t)nu + 1, sizeof *parent);
 	for (u = 0; u < nu; u++)
 		parent[u] = u;
 	for (u = 0; u < nu; u++) {
 		hix_ufp(ix, u, &q);
 		h.n = 0;
-		hix_near(ix, &q, use, &h);
+		hix_near(ix, &q, &h);
 		for (k = 0; k < h.n; k++)
 			uf_unite(parent, u, h.u[k]);
-		if (use && u % 128 == 127) {
-			use = hix_review(ix, 128, h.work);
-			h.work = 0;
-		}
 	}
 	/* Name each component after its first page in input order. */
 	label = ereallocarray(NULL, (size_t)nu + 1, sizeof *label);

@@ -42,7 +42,6 @@ static struct {
 
 struct worker {
 	struct hixmatch m;
-	uint64_t work;		/* of the chunk's lookups through the tables */
 };
 
 /*
@@ -55,7 +54,6 @@ static struct worker workers[MAXTHREADS];
 static struct obuf out[RING];
 static int done[RING];
 static size_t nextchunk, nchunks, written;
-static int usetab;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
 
@@ -85,7 +83,7 @@ overflow(size_t c)
 /* Write the matches of query q (ID qid); in a self-join only positions after self. */
 static void
 answer(struct worker *w, struct obuf *o, const char *qid, size_t qidlen,
-    const struct fp *q, int64_t self, int use)
+    const struct fp *q, int64_t self)
 {
 	const char *id;
 	size_t i, idlen;
@@ -94,9 +92,7 @@ answer(struct worker *w, struct obuf *o, const char *qid, size_t qidlen,
 		obuf_add(o, qid, qidlen);
 		obuf_addc(o, '\n');
 	}
-	w->m.h.work = 0;
-	hix_match(ix, q, use, self, &w->m);
-	w->work += w->m.h.work;
+	hix_match(ix, q, self, &w->m);
 	for (i = 0; i < w->m.n; i++) {
 		obuf_add(o, qid, qidlen);
 		obuf_addc(o, '\t');
@@ -119,7 +115,7 @@ queryfp(size_t q, struct fp *f)
 }
 
 static void
-answerchunk(struct worker *w, size_t c, int use)
+answerchunk(struct worker *w, size_t c)
 {
 	struct obuf *o = &out[c % RING];
 	size_t q, end = (c + 1) * CHUNK < batch.n ? (c + 1) * CHUNK : batch.n;
@@ -129,18 +125,18 @@ answerchunk(struct worker *w, size_t c, int use)
 	uint32_t i;
 
 	for (q = c * CHUNK; q < end; q++) {
-		if (use && q + 2 < end) {
+		if (q + 2 < end) {
 			queryfp(q + 2, &f);
-			hix_prefetch(ix, &f);
+			hix_prefetch(ix, &f, &w->m.h);
 		}
 		queryfp(q, &f);
 		if (sflag) {
 			i = batch.first + (uint32_t)q;
 			id = hix_id(ix, i, &idlen);
-			answer(w, o, id, idlen, &f, i, use);
+			answer(w, o, id, idlen, &f, i);
 		} else
 			answer(w, o, batch.id.p + batch.idoff[q],
-			    batch.idoff[q + 1] - batch.idoff[q], &f, -1, use);
+			    batch.idoff[q + 1] - batch.idoff[q], &f, -1);
 		if (o->n > OUTMAX)
 			overflow(c);
 	}
@@ -151,7 +147,6 @@ work(void *arg)
 {
 	struct worker *w = arg;
 	size_t c;
-	int use;
 
 	pthread_mutex_lock(&lock);
 	for (;;) {
@@ -162,13 +157,9 @@ work(void *arg)
 			continue;
 		}
 		c = nextchunk++;
-		use = usetab;
 		pthread_mutex_unlock(&lock);
-		w->work = 0;
-		answerchunk(w, c, use);
+		answerchunk(w, c);
 		pthread_mutex_lock(&lock);
-		if (use)
-			usetab = hix_review(ix, (uint64_t)CHUNK, w->work);
 		done[c % RING] = 1;
 		writeready();
 	}
@@ -231,13 +222,13 @@ hamq(const char *path, int last, int *decided)
 		if (batch.n < BATCH)
 			continue;
 		if (!*decided) {
-			usetab = hix_plan(ix, maxdist, 1e12, mode, nthreads);	/* many queries */
+			hix_plan(ix, maxdist, 1e12, mode, nthreads);	/* many queries */
 			*decided = 1;
 		}
 		flushbatch();
 	}
 	if (!*decided && last) {
-		usetab = hix_plan(ix, maxdist, (double)batch.n, mode, nthreads);
+		hix_plan(ix, maxdist, (double)batch.n, mode, nthreads);
 		*decided = 1;
 	}
 	if (*decided)
@@ -250,7 +241,7 @@ selfjoin(void)
 {
 	uint32_t i, n = hix_size(ix);
 
-	usetab = hix_plan(ix, maxdist, (double)n, mode, nthreads);
+	hix_plan(ix, maxdist, (double)n, mode, nthreads);
 	for (i = 0; i < n;) {
 		batch.first = i;
 		batch.n = n - i < BATCH ? n - i : BATCH;
