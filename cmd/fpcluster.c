@@ -109,11 +109,11 @@ static uint64_t *rank;		/* header number, or UINT64_MAX */
 static uint32_t
 node(struct wtab *ids, const char *s, size_t n)
 {
-	size_t before = ids->n;
+	size_t before = wtab_size(ids);
 	uint32_t x = wtab_intern(ids, s, n);
 
-	if (ids->n > before) {
-		egrow(&parent, &ncap, ids->n, sizeof *parent);
+	if (wtab_size(ids) > before) {
+		egrow(&parent, &ncap, wtab_size(ids), sizeof *parent);
 		rank = ereallocarray(rank, ncap, sizeof *rank);
 		parent[x] = x;
 		rank[x] = UINT64_MAX;
@@ -163,17 +163,17 @@ paircomponents(char **files, int nfiles, struct rdr *r0)
 	if (eachinput(files, nfiles, r0, pairread, &ids))
 		exit(EXIT_DATA);
 	/* Nodes without a header follow, in order of appearance (node numbers). */
-	for (i = 0; i < ids.n; i++)
+	for (i = 0; i < wtab_size(&ids); i++)
 		if (rank[i] == UINT64_MAX)
 			rank[i] = nheaders + i;
-	order = ereallocarray(NULL, ids.n + 1, sizeof *order);
-	first = ereallocarray(NULL, ids.n + 1, sizeof *first);
-	for (i = 0; i < ids.n; i++) {
+	order = ereallocarray(NULL, wtab_size(&ids) + 1, sizeof *order);
+	first = ereallocarray(NULL, wtab_size(&ids) + 1, sizeof *first);
+	for (i = 0; i < wtab_size(&ids); i++) {
 		order[i] = i;
 		first[i] = UINT32_MAX;
 	}
-	qsort(order, ids.n, sizeof *order, rankcmp);
-	for (i = 0; i < ids.n; i++) {
+	qsort(order, wtab_size(&ids), sizeof *order, rankcmp);
+	for (i = 0; i < wtab_size(&ids); i++) {
 		x = uf_find(parent, order[i]);
 		if (first[x] == UINT32_MAX)
 			first[x] = order[i];

@@ -49,19 +49,19 @@ growtables(void)
 	size_t old = countcap;
 
 	/* +1: the tables exist even for no word (no arithmetic on null) */
-	egrow(&count, &countcap, words.n + 1, sizeof *count);
+	egrow(&count, &countcap, wtab_size(&words) + 1, sizeof *count);
 	memset(count + old, 0, (countcap - old) * sizeof *count);
 	old = kindcap;
-	egrow(&kind, &kindcap, words.n + 1, sizeof *kind);
+	egrow(&kind, &kindcap, wtab_size(&words) + 1, sizeof *kind);
 	memset(kind + old, PLAIN, kindcap - old);
 	if (dflag) {
 		old = docfreqcap;
-		egrow(&docfreq, &docfreqcap, words.n + 1, sizeof *docfreq);
+		egrow(&docfreq, &docfreqcap, wtab_size(&words) + 1, sizeof *docfreq);
 		memset(docfreq + old, 0, (docfreqcap - old) * sizeof *docfreq);
 	}
 	if (totalsfile) {
 		old = totalcap;
-		egrow(&total, &totalcap, words.n + 1, sizeof *total);
+		egrow(&total, &totalcap, wtab_size(&words) + 1, sizeof *total);
 		memset(total + old, 0, (totalcap - old) * sizeof *total);
 	}
 }
@@ -73,18 +73,15 @@ static struct obuf gram;
 static size_t gramlen[MAXGRAM];	/* the length of each of its words */
 static int ngram;
 
-/*
- * The id of feature w, or WTAB_NONE if it is not counted; r is its hash
- * (wtab_prepare), or null.
- */
+/* The id of feature w, or WTAB_NONE if it is not counted. */
 static uint32_t
-featureid(const struct wref *r, const char *w, size_t n)
+featureid(const char *w, size_t n)
 {
 	uint32_t i;
 
 	if (vflag)
-		return r ? wtab_find_ref(&words, r, w, n) : wtab_find(&words, w, n);
-	i = r ? wtab_intern_ref(&words, r, w, n) : wtab_intern(&words, w, n);
+		return wtab_find(&words, w, n);
+	i = wtab_intern(&words, w, n);
 	if (i >= countcap)
 		growtables();
 	return i;
@@ -108,38 +105,27 @@ countid(uint32_t i)
 static void
 addfeature(const char *w, size_t n)
 {
-	countid(featureid(NULL, w, n));
+	countid(featureid(w, n));
 }
 
 /*
- * Without -k, the tokenizer gives the words in batches. Once the word
- * table is larger than the caches (BIGTABLE slots), counting is bound by
- * the memory accesses: then the slot of each word is asked for first
- * (wtab_prepare), then their ids are found and their counts asked for,
- * then counted, by which time most of what they need is in the cache. A
- * smaller table is in the cache already, and the words go one at a time.
- * Words are counted in text order either way, so ids and output are those
- * of counting each as it comes.
+ * Without -k, the tokenizer gives the words in batches: their ids are
+ * found together (wtab_batch, which in a large table asks for all their
+ * slots first), then their counts asked for, then counted, by which time
+ * most of what they need is in the cache. Words are counted in text order,
+ * so ids and output are those of counting each as it comes.
  */
-#define BIGTABLE (1 << 16)
-
 static void
 addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_t n)
 {
-	struct wref ref[TOK_BATCH];
 	uint32_t ids[TOK_BATCH];
 	size_t i;
 
 	(void)ctx;
-	if (words.mask < BIGTABLE) {
-		for (i = 0; i < n; i++)
-			countid(featureid(NULL, buf + off[i], len[i]));
-		return;
-	}
-	for (i = 0; i < n; i++)
-		wtab_prepare(&words, &ref[i], buf + off[i], len[i]);
+	wtab_batch(&words, vflag, buf, off, len, n, ids);
+	if (wtab_size(&words) > countcap)
+		growtables();
 	for (i = 0; i < n; i++) {
-		ids[i] = featureid(&ref[i], buf + off[i], len[i]);
 		if (ids[i] != WTAB_NONE) {
 			PREFETCH(&count[ids[i]]);
 			PREFETCH(&kind[ids[i]]);
@@ -313,7 +299,7 @@ puttotals(const unsigned long long *c, struct obuf *o, FILE *fp)
 	const char *w;
 	size_t i, n;
 
-	for (i = 0; i < words.n; i++) {
+	for (i = 0; i < wtab_size(&words); i++) {
 		if (!c[i])
 			continue;
 		w = wtab_word(&words, (uint32_t)i, &n);
@@ -340,7 +326,7 @@ putdocfreq(void)
 	obuf_addc(&out, '\t');
 	obuf_addu(&out, ndocs);
 	obuf_addc(&out, '\n');
-	for (i = 0; i < words.n; i++) {
+	for (i = 0; i < wtab_size(&words); i++) {
 		if (!docfreq[i])
 			continue;
 		w = wtab_word(&words, (uint32_t)i, &n);
@@ -362,7 +348,7 @@ loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 	struct wtab list;
 	struct obuf folded = { 0 };
 	const char *w;
-	size_t first = words.n, i, n;
+	size_t first = wtab_size(&words), i, n;
 	int st;
 
 	if (!(tokflags & TOK_UNICODE)) {
@@ -371,7 +357,7 @@ loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 		/* the loaders fold ASCII only: fold the rest as the text is */
 		wtab_init(&list);
 		st = load(&list, path);
-		for (i = 0; i < list.n; i++) {
+		for (i = 0; i < wtab_size(&list); i++) {
 			w = wtab_word(&list, (uint32_t)i, &n);
 			folded.n = 0;
 			tok_fold(&folded, w, n);
@@ -381,7 +367,7 @@ loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 		free(folded.p);
 	}
 	growtables();
-	for (; first < words.n; first++)
+	for (; first < wtab_size(&words); first++)
 		kind[first] = (unsigned char)k;
 	return st;
 }
