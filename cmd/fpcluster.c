@@ -126,7 +126,7 @@ pairread(struct rdr *r, void *ctx)
 {
 	struct wtab *ids = ctx;
 	struct matchrec m;
-	uint32_t a;
+	uint32_t a, b;
 	int st;
 
 	while ((st = matchrec_read(r, &m)) > 0) {
@@ -138,7 +138,9 @@ pairread(struct rdr *r, void *ctx)
 		}
 		if (dflag && (unsigned)m.dist > maxdist)
 			continue;
-		uf_unite(parent, a, node(ids, m.id, m.idlen));
+		/* node may move parent: call it before parent is read */
+		b = node(ids, m.id, m.idlen);
+		uf_unite(parent, a, b);
 	}
 	return st;
 }
