@@ -217,6 +217,7 @@ main(int argc, char *argv[])
 			featfile = optarg;
 			break;
 		case 'h':
+			free(dffile);
 			return help(synopsis);
 		case 'm':
 			mbits = (unsigned)estrtonum(optarg, 1, FP_MAXBITS, "bits");
@@ -259,14 +260,19 @@ main(int argc, char *argv[])
 	sh = simh_new(mbits, weighting, key0, key1);
 	simh_band(sh, bandlo, bandhi);
 	wtab_init(&features);
-	if (featfile && wtab_load_lines(&features, featfile, 1) < 0)
+	if (featfile && wtab_load_lines(&features, featfile, 1) < 0) {
+		wtab_free(&features);
+		free(dffile);
 		return EXIT_DATA;
+	}
 	if (nrows < wtab_size(&features))
 		nrows = wtab_size(&features);
 	simh_features(sh, &features);
-	for (i = 0; i < ndf; i++)
-		if (loaddf(dffile[i]) < 0)
-			return EXIT_DATA;
+	for (i = 0; i < ndf && loaddf(dffile[i]) == 0; i++)
+		;
+	free(dffile);
+	if (i < ndf)
+		return EXIT_DATA;
 	if (hflag)
 		simh_hashrows(sh, !featfile);
 	else if (loadtable(tablefile, nrows) < 0)
