@@ -59,27 +59,22 @@ fpcomponents(char **files, int nfiles, struct rdr *r0)
 	uint32_t *label, u, i, nu, root, n;
 	const char *id;
 	size_t k, idlen, cidlen;
-	int use;
 
 	if (eachinput(files, nfiles, r0, fpread, ix))
 		exit(EXIT_DATA);	/* clusters of part of the input would mislead */
 	hix_finish(ix);
 	nu = hix_ndistinct(ix);
 	n = hix_size(ix);
-	use = hix_plan(ix, maxdist, nu, HIX_AUTO, nprocs(8));
+	hix_plan(ix, maxdist, nu, HIX_AUTO, nprocs(8));
 	parent = ereallocarray(NULL, (size_t)nu + 1, sizeof *parent);
 	for (u = 0; u < nu; u++)
 		parent[u] = u;
 	for (u = 0; u < nu; u++) {
 		hix_ufp(ix, u, &q);
 		h.n = 0;
-		hix_near(ix, &q, use, &h);
+		hix_near(ix, &q, &h);
 		for (k = 0; k < h.n; k++)
 			uf_unite(parent, u, h.u[k]);
-		if (use && u % 128 == 127) {
-			use = hix_review(ix, 128, h.work);
-			h.work = 0;
-		}
 	}
 	/* Name each component after its first page in input order. */
 	label = ereallocarray(NULL, (size_t)nu + 1, sizeof *label);
@@ -114,11 +109,11 @@ static uint64_t *rank;		/* header number, or UINT64_MAX */
 static uint32_t
 node(struct wtab *ids, const char *s, size_t n)
 {
-	size_t before = ids->n;
+	size_t before = wtab_size(ids);
 	uint32_t x = wtab_intern(ids, s, n);
 
-	if (ids->n > before) {
-		egrow(&parent, &ncap, ids->n, sizeof *parent);
+	if (wtab_size(ids) > before) {
+		egrow(&parent, &ncap, wtab_size(ids), sizeof *parent);
 		rank = ereallocarray(rank, ncap, sizeof *rank);
 		parent[x] = x;
 		rank[x] = UINT64_MAX;
@@ -131,7 +126,7 @@ pairread(struct rdr *r, void *ctx)
 {
 	struct wtab *ids = ctx;
 	struct matchrec m;
-	uint32_t a;
+	uint32_t a, b;
 	int st;
 
 	while ((st = matchrec_read(r, &m)) > 0) {
@@ -143,7 +138,9 @@ pairread(struct rdr *r, void *ctx)
 		}
 		if (dflag && (unsigned)m.dist > maxdist)
 			continue;
-		uf_unite(parent, a, node(ids, m.id, m.idlen));
+		/* node may move parent: call it before parent is read */
+		b = node(ids, m.id, m.idlen);
+		uf_unite(parent, a, b);
 	}
 	return st;
 }
@@ -168,17 +165,17 @@ paircomponents(char **files, int nfiles, struct rdr *r0)
 	if (eachinput(files, nfiles, r0, pairread, &ids))
 		exit(EXIT_DATA);
 	/* Nodes without a header follow, in order of appearance (node numbers). */
-	for (i = 0; i < ids.n; i++)
+	for (i = 0; i < wtab_size(&ids); i++)
 		if (rank[i] == UINT64_MAX)
 			rank[i] = nheaders + i;
-	order = ereallocarray(NULL, ids.n + 1, sizeof *order);
-	first = ereallocarray(NULL, ids.n + 1, sizeof *first);
-	for (i = 0; i < ids.n; i++) {
+	order = ereallocarray(NULL, wtab_size(&ids) + 1, sizeof *order);
+	first = ereallocarray(NULL, wtab_size(&ids) + 1, sizeof *first);
+	for (i = 0; i < wtab_size(&ids); i++) {
 		order[i] = i;
 		first[i] = UINT32_MAX;
 	}
-	qsort(order, ids.n, sizeof *order, rankcmp);
-	for (i = 0; i < ids.n; i++) {
+	qsort(order, wtab_size(&ids), sizeof *order, rankcmp);
+	for (i = 0; i < wtab_size(&ids); i++) {
 		x = uf_find(parent, order[i]);
 		if (first[x] == UINT32_MAX)
 			first[x] = order[i];

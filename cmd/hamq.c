@@ -26,8 +26,6 @@ static int mode = HIX_AUTO;
 static const char *ofile;	/* -o: write the index there */
 
 static struct hix *ix;
-static unsigned width;		/* of every fingerprint, index and queries */
-static unsigned nthreads;
 
 /* A batch of queries: IDs (escaped, as read), fingerprints, or self-join positions. */
 static struct {
@@ -38,12 +36,8 @@ static struct {
 	size_t fpcap;
 	size_t n;
 	uint32_t first;		/* self-join: queries are positions first .. first + n - 1 */
+	unsigned width;		/* of every fingerprint, index and queries */
 } batch;
-
-struct worker {
-	struct hixmatch m;
-	uint64_t work;		/* of the chunk's lookups through the tables */
-};
 
 /*
  * The chunks of a batch are answered in any order and written in order:
@@ -51,41 +45,43 @@ struct worker {
  * written. A chunk whose output outgrows OUTMAX waits for its turn and
  * then writes as it goes, so memory does not grow with the output.
  */
-static struct worker workers[MAXTHREADS];
-static struct obuf out[RING];
-static int done[RING];
-static size_t nextchunk, nchunks, written;
-static int usetab;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
+static struct {
+	unsigned nthreads;
+	struct hixmatch match[MAXTHREADS];	/* thread t's lookups */
+	struct obuf out[RING];
+	int done[RING];
+	size_t next, n, written;	/* chunks taken, in the batch, written */
+	pthread_mutex_t lock;
+	pthread_cond_t moved;
+} chunks = { .lock = PTHREAD_MUTEX_INITIALIZER, .moved = PTHREAD_COND_INITIALIZER };
 
 /* Write the finished chunks that are next in order (under lock). */
 static void
 writeready(void)
 {
-	while (written < nchunks && done[written % RING]) {
-		obuf_flush(&out[written % RING], stdout);
-		done[written % RING] = 0;
-		written++;
+	while (chunks.written < chunks.n && chunks.done[chunks.written % RING]) {
+		obuf_flush(&chunks.out[chunks.written % RING], stdout);
+		chunks.done[chunks.written % RING] = 0;
+		chunks.written++;
 	}
-	pthread_cond_broadcast(&moved);
+	pthread_cond_broadcast(&chunks.moved);
 }
 
 /* Chunk c has OUTMAX bytes waiting: wait for its turn, then write them. */
 static void
 overflow(size_t c)
 {
-	pthread_mutex_lock(&lock);
-	while (written != c)
-		pthread_cond_wait(&moved, &lock);
-	pthread_mutex_unlock(&lock);
-	obuf_flush(&out[c % RING], stdout);	/* no other chunk writes now */
+	pthread_mutex_lock(&chunks.lock);
+	while (chunks.written != c)
+		pthread_cond_wait(&chunks.moved, &chunks.lock);
+	pthread_mutex_unlock(&chunks.lock);
+	obuf_flush(&chunks.out[c % RING], stdout);	/* no other chunk writes now */
 }
 
 /* Write the matches of query q (ID qid); in a self-join only positions after self. */
 static void
-answer(struct worker *w, struct obuf *o, const char *qid, size_t qidlen,
-    const struct fp *q, int64_t self, int use)
+answer(struct hixmatch *m, struct obuf *o, const char *qid, size_t qidlen,
+    const struct fp *q, int64_t self)
 {
 	const char *id;
 	size_t i, idlen;
@@ -94,15 +90,13 @@ answer(struct worker *w, struct obuf *o, const char *qid, size_t qidlen,
 		obuf_add(o, qid, qidlen);
 		obuf_addc(o, '\n');
 	}
-	w->m.h.work = 0;
-	hix_match(ix, q, use, self, &w->m);
-	w->work += w->m.h.work;
-	for (i = 0; i < w->m.n; i++) {
+	hix_match(ix, q, self, m);
+	for (i = 0; i < m->n; i++) {
 		obuf_add(o, qid, qidlen);
 		obuf_addc(o, '\t');
-		obuf_addu(o, hix_matchdist(&w->m, i));
+		obuf_addu(o, hix_matchdist(m, i));
 		obuf_addc(o, '\t');
-		id = hix_id(ix, hix_matchpos(&w->m, i), &idlen);
+		id = hix_id(ix, hix_matchpos(m, i), &idlen);
 		obuf_add(o, id, idlen);
 		obuf_addc(o, '\n');
 	}
@@ -119,9 +113,9 @@ queryfp(size_t q, struct fp *f)
 }
 
 static void
-answerchunk(struct worker *w, size_t c, int use)
+answerchunk(struct hixmatch *m, size_t c)
 {
-	struct obuf *o = &out[c % RING];
+	struct obuf *o = &chunks.out[c % RING];
 	size_t q, end = (c + 1) * CHUNK < batch.n ? (c + 1) * CHUNK : batch.n;
 	struct fp f;
 	const char *id;
@@ -129,18 +123,18 @@ answerchunk(struct worker *w, size_t c, int use)
 	uint32_t i;
 
 	for (q = c * CHUNK; q < end; q++) {
-		if (use && q + 2 < end) {
+		if (q + 2 < end) {
 			queryfp(q + 2, &f);
-			hix_prefetch(ix, &f);
+			hix_prefetch(ix, &f, &m->h);
 		}
 		queryfp(q, &f);
 		if (sflag) {
 			i = batch.first + (uint32_t)q;
 			id = hix_id(ix, i, &idlen);
-			answer(w, o, id, idlen, &f, i, use);
+			answer(m, o, id, idlen, &f, i);
 		} else
-			answer(w, o, batch.id.p + batch.idoff[q],
-			    batch.idoff[q + 1] - batch.idoff[q], &f, -1, use);
+			answer(m, o, batch.id.p + batch.idoff[q],
+			    batch.idoff[q + 1] - batch.idoff[q], &f, -1);
 		if (o->n > OUTMAX)
 			overflow(c);
 	}
@@ -149,30 +143,25 @@ answerchunk(struct worker *w, size_t c, int use)
 static void *
 work(void *arg)
 {
-	struct worker *w = arg;
+	struct hixmatch *m = arg;
 	size_t c;
-	int use;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&chunks.lock);
 	for (;;) {
-		if (nextchunk >= nchunks)
+		if (chunks.next >= chunks.n)
 			break;
-		if (nextchunk >= written + RING) {
-			pthread_cond_wait(&moved, &lock);
+		if (chunks.next >= chunks.written + RING) {
+			pthread_cond_wait(&chunks.moved, &chunks.lock);
 			continue;
 		}
-		c = nextchunk++;
-		use = usetab;
-		pthread_mutex_unlock(&lock);
-		w->work = 0;
-		answerchunk(w, c, use);
-		pthread_mutex_lock(&lock);
-		if (use)
-			usetab = hix_review(ix, (uint64_t)CHUNK, w->work);
-		done[c % RING] = 1;
+		c = chunks.next++;
+		pthread_mutex_unlock(&chunks.lock);
+		answerchunk(m, c);
+		pthread_mutex_lock(&chunks.lock);
+		chunks.done[c % RING] = 1;
 		writeready();
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&chunks.lock);
 	return NULL;
 }
 
@@ -185,14 +174,14 @@ flushbatch(void)
 
 	if (batch.n == 0)
 		return;
-	nchunks = (batch.n + CHUNK - 1) / CHUNK;
-	nextchunk = written = 0;
-	for (t = 1; t < nthreads && t < nchunks; t++) {
-		if (pthread_create(&th[t], NULL, work, &workers[t]) != 0)
+	chunks.n = (batch.n + CHUNK - 1) / CHUNK;
+	chunks.next = chunks.written = 0;
+	for (t = 1; t < chunks.nthreads && t < chunks.n; t++) {
+		if (pthread_create(&th[t], NULL, work, &chunks.match[t]) != 0)
 			break;
 		nt = t;
 	}
-	work(&workers[0]);
+	work(&chunks.match[0]);
 	for (t = 1; t <= nt; t++)
 		pthread_join(th[t], NULL);
 	batch.n = 0;
@@ -213,7 +202,7 @@ hamq(const char *path, int last, int *decided)
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((st = fprec_read(&r, &q, &width)) != 0) {
+	while ((st = fprec_read(&r, &q, &batch.width)) != 0) {
 		if (st < 0) {
 			ret = 1;
 			if (r.err)
@@ -231,13 +220,13 @@ hamq(const char *path, int last, int *decided)
 		if (batch.n < BATCH)
 			continue;
 		if (!*decided) {
-			usetab = hix_plan(ix, maxdist, 1e12, mode, nthreads);	/* many queries */
+			hix_plan(ix, maxdist, 1e12, mode, chunks.nthreads);	/* many queries */
 			*decided = 1;
 		}
 		flushbatch();
 	}
 	if (!*decided && last) {
-		usetab = hix_plan(ix, maxdist, (double)batch.n, mode, nthreads);
+		hix_plan(ix, maxdist, (double)batch.n, mode, chunks.nthreads);
 		*decided = 1;
 	}
 	if (*decided)
@@ -250,7 +239,7 @@ selfjoin(void)
 {
 	uint32_t i, n = hix_size(ix);
 
-	usetab = hix_plan(ix, maxdist, (double)n, mode, nthreads);
+	hix_plan(ix, maxdist, (double)n, mode, chunks.nthreads);
 	for (i = 0; i < n;) {
 		batch.first = i;
 		batch.n = n - i < BATCH ? n - i : BATCH;
@@ -309,15 +298,15 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1 || (sflag && argc > 1))
 		usage();
-	nthreads = nprocs(MAXTHREADS);
+	chunks.nthreads = nprocs(MAXTHREADS);
 
 	if (!(ix = hix_load(argv[0])))
 		return EXIT_DATA;
-	width = hix_width(ix);
+	batch.width = hix_width(ix);
 	argc--;
 	argv++;
 	if (ofile) {
-		hix_plan(ix, maxdist, 0, HIX_INDEX, nthreads);
+		hix_plan(ix, maxdist, 0, HIX_INDEX, chunks.nthreads);
 		if (hix_save(ix, ofile) < 0)
 			return EXIT_DATA;
 		if (!sflag && argc == 0)

@@ -119,14 +119,14 @@ topn_write(long long limit)
 	struct obuf out = { 0 };
 
 	/* only words counted at least as often as the limit-th need sorting */
-	if (limit < (long long)words.n && limit > 0) {
-		v = ereallocarray(NULL, words.n, sizeof *v);
-		memcpy(v, count, words.n * sizeof *v);
-		min = kthlargest(v, words.n, (size_t)limit);
+	if (limit < (long long)wtab_size(&words) && limit > 0) {
+		v = ereallocarray(NULL, wtab_size(&words), sizeof *v);
+		memcpy(v, count, wtab_size(&words) * sizeof *v);
+		min = kthlargest(v, wtab_size(&words), (size_t)limit);
 		free(v);
 	}
-	rank = ereallocarray(NULL, words.n, sizeof *rank);
-	for (i = 0; i < words.n; i++)
+	rank = ereallocarray(NULL, wtab_size(&words), sizeof *rank);
+	for (i = 0; i < wtab_size(&words); i++)
 		if (count[i] >= min)
 			rank[nrank++] = (uint32_t)i;
 	qsort(rank, nrank, sizeof *rank, byrank);

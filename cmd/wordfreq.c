@@ -20,25 +20,31 @@
 /* What a word of the table is besides a counted word. */
 enum { PLAIN, STOP, VOCAB };
 
-static int pflag;		/* per-page counts */
-static int dflag;		/* document frequencies */
-static unsigned tokflags;	/* TOK_UNICODE with -u */
-static int kgram = 1;		/* features are k-grams of words (-k) */
-static int havestop;		/* a stopword list is loaded */
-static int vflag;		/* count only vocabulary words */
-static const char *totalsfile;	/* -T: the sums of the per-page counts go there */
+/* The options. */
+static struct {
+	int pflag;		/* per-page counts */
+	int dflag;		/* document frequencies */
+	unsigned tokflags;	/* TOK_UNICODE with -u */
+	int kgram;		/* features are k-grams of words (-k) */
+	int havestop;		/* a stopword list is loaded */
+	int vflag;		/* count only vocabulary words */
+	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
+} opt = { .kgram = 1 };
 
-static struct wtab words;
-static unsigned char *kind;	/* by word id */
-static unsigned long long *count;	/* by word id: over all pages, or in this page */
-static size_t kindcap, countcap;
-static unsigned long long *docfreq;	/* by word id, with -d: pages holding it */
-static size_t docfreqcap;
-static unsigned long long *total;	/* by word id, with -T: over the pages written */
-static size_t totalcap;
-static unsigned long long ndocs;	/* pages read, with -d */
-static uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
-static size_t ntouched, touchedcap;
+/* The words and their counts, by word id. */
+static struct {
+	struct wtab words;
+	unsigned char *kind;
+	unsigned long long *count;	/* over all pages, or in this page */
+	size_t kindcap, countcap;
+	unsigned long long *docfreq;	/* with -d: pages holding it */
+	size_t docfreqcap;
+	unsigned long long *total;	/* with -T: over the pages written */
+	size_t totalcap;
+	unsigned long long ndocs;	/* pages read, with -d */
+	uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
+	size_t ntouched, touchedcap;
+} tab;
 
 static struct pagerec rec;	/* the page record being read: its ID, escaped as read */
 
@@ -46,46 +52,45 @@ static struct pagerec rec;	/* the page record being read: its ID, escaped as rea
 static void
 growtables(void)
 {
-	size_t old = countcap;
+	size_t old = tab.countcap;
 
 	/* +1: the tables exist even for no word (no arithmetic on null) */
-	egrow(&count, &countcap, words.n + 1, sizeof *count);
-	memset(count + old, 0, (countcap - old) * sizeof *count);
-	old = kindcap;
-	egrow(&kind, &kindcap, words.n + 1, sizeof *kind);
-	memset(kind + old, PLAIN, kindcap - old);
-	if (dflag) {
-		old = docfreqcap;
-		egrow(&docfreq, &docfreqcap, words.n + 1, sizeof *docfreq);
-		memset(docfreq + old, 0, (docfreqcap - old) * sizeof *docfreq);
+	egrow(&tab.count, &tab.countcap, wtab_size(&tab.words) + 1, sizeof *tab.count);
+	memset(tab.count + old, 0, (tab.countcap - old) * sizeof *tab.count);
+	old = tab.kindcap;
+	egrow(&tab.kind, &tab.kindcap, wtab_size(&tab.words) + 1, sizeof *tab.kind);
+	memset(tab.kind + old, PLAIN, tab.kindcap - old);
+	if (opt.dflag) {
+		old = tab.docfreqcap;
+		egrow(&tab.docfreq, &tab.docfreqcap, wtab_size(&tab.words) + 1, sizeof *tab.docfreq);
+		memset(tab.docfreq + old, 0, (tab.docfreqcap - old) * sizeof *tab.docfreq);
 	}
-	if (totalsfile) {
-		old = totalcap;
-		egrow(&total, &totalcap, words.n + 1, sizeof *total);
-		memset(total + old, 0, (totalcap - old) * sizeof *total);
+	if (opt.totalsfile) {
+		old = tab.totalcap;
+		egrow(&tab.total, &tab.totalcap, wtab_size(&tab.words) + 1, sizeof *tab.total);
+		memset(tab.total + old, 0, (tab.totalcap - old) * sizeof *tab.total);
 	}
 }
 
 #define MAXGRAM 16
 
 /* The last k words of the page, joined by '_': the k-gram they make. */
-static struct obuf gram;
-static size_t gramlen[MAXGRAM];	/* the length of each of its words */
-static int ngram;
+static struct {
+	struct obuf gram;
+	size_t len[MAXGRAM];	/* the length of each of its words */
+	int n;
+} win;
 
-/*
- * The id of feature w, or WTAB_NONE if it is not counted; r is its hash
- * (wtab_prepare), or null.
- */
+/* The id of feature w, or WTAB_NONE if it is not counted. */
 static uint32_t
-featureid(const struct wref *r, const char *w, size_t n)
+featureid(const char *w, size_t n)
 {
 	uint32_t i;
 
-	if (vflag)
-		return r ? wtab_find_ref(&words, r, w, n) : wtab_find(&words, w, n);
-	i = r ? wtab_intern_ref(&words, r, w, n) : wtab_intern(&words, w, n);
-	if (i >= countcap)
+	if (opt.vflag)
+		return wtab_find(&tab.words, w, n);
+	i = wtab_intern(&tab.words, w, n);
+	if (i >= tab.countcap)
 		growtables();
 	return i;
 }
@@ -95,12 +100,12 @@ static void
 countid(uint32_t i)
 {
 	/* with -v only vocabulary words count, else all but stopwords */
-	if (i == WTAB_NONE || (vflag ? kind[i] != VOCAB : kind[i] == STOP))
+	if (i == WTAB_NONE || (opt.vflag ? tab.kind[i] != VOCAB : tab.kind[i] == STOP))
 		return;
-	if (count[i]++ == 0 && (pflag || dflag)) {
-		if (ntouched == touchedcap)	/* a call only when it grows */
-			egrow(&touched, &touchedcap, ntouched + 1, sizeof *touched);
-		touched[ntouched++] = i;
+	if (tab.count[i]++ == 0 && (opt.pflag || opt.dflag)) {
+		if (tab.ntouched == tab.touchedcap)	/* a call only when it grows */
+			egrow(&tab.touched, &tab.touchedcap, tab.ntouched + 1, sizeof *tab.touched);
+		tab.touched[tab.ntouched++] = i;
 	}
 }
 
@@ -108,41 +113,30 @@ countid(uint32_t i)
 static void
 addfeature(const char *w, size_t n)
 {
-	countid(featureid(NULL, w, n));
+	countid(featureid(w, n));
 }
 
 /*
- * Without -k, the tokenizer gives the words in batches. Once the word
- * table is larger than the caches (BIGTABLE slots), counting is bound by
- * the memory accesses: then the slot of each word is asked for first
- * (wtab_prepare), then their ids are found and their counts asked for,
- * then counted, by which time most of what they need is in the cache. A
- * smaller table is in the cache already, and the words go one at a time.
- * Words are counted in text order either way, so ids and output are those
- * of counting each as it comes.
+ * Without -k, the tokenizer gives the words in batches: their ids are
+ * found together (wtab_batch, which in a large table asks for all their
+ * slots first), then their counts asked for, then counted, by which time
+ * most of what they need is in the cache. Words are counted in text order,
+ * so ids and output are those of counting each as it comes.
  */
-#define BIGTABLE (1 << 16)
-
 static void
 addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_t n)
 {
-	struct wref ref[TOK_BATCH];
 	uint32_t ids[TOK_BATCH];
 	size_t i;
 
 	(void)ctx;
-	if (words.mask < BIGTABLE) {
-		for (i = 0; i < n; i++)
-			countid(featureid(NULL, buf + off[i], len[i]));
-		return;
-	}
-	for (i = 0; i < n; i++)
-		wtab_prepare(&words, &ref[i], buf + off[i], len[i]);
+	wtab_batch(&tab.words, opt.vflag, buf, off, len, n, ids);
+	if (wtab_size(&tab.words) > tab.countcap)
+		growtables();
 	for (i = 0; i < n; i++) {
-		ids[i] = featureid(&ref[i], buf + off[i], len[i]);
 		if (ids[i] != WTAB_NONE) {
-			PREFETCH(&count[ids[i]]);
-			PREFETCH(&kind[ids[i]]);
+			PREFETCH(&tab.count[ids[i]]);
+			PREFETCH(&tab.kind[ids[i]]);
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -168,29 +162,29 @@ addword(void *ctx, const char *w, size_t n)
 	uint32_t i;
 
 	(void)ctx;
-	if (havestop && (i = wtab_find(&words, w, n)) != WTAB_NONE && kind[i] == STOP)
+	if (opt.havestop && (i = wtab_find(&tab.words, w, n)) != WTAB_NONE && tab.kind[i] == STOP)
 		return;
-	if (ngram == kgram) {
+	if (win.n == opt.kgram) {
 		/* the first word leaves the window, with its '_' */
-		gram.n -= gramlen[0] + 1;
-		memmove(gram.p, gram.p + gramlen[0] + 1, gram.n);
-		memmove(gramlen, gramlen + 1, (size_t)(kgram - 1) * sizeof *gramlen);
-		ngram--;
+		win.gram.n -= win.len[0] + 1;
+		memmove(win.gram.p, win.gram.p + win.len[0] + 1, win.gram.n);
+		memmove(win.len, win.len + 1, (size_t)(opt.kgram - 1) * sizeof *win.len);
+		win.n--;
 	}
-	if (ngram > 0)
-		obuf_addc(&gram, '_');
-	obuf_add(&gram, w, n);
-	gramlen[ngram++] = n;
-	if (ngram == kgram)
-		addfeature(gram.p, gram.n);
+	if (win.n > 0)
+		obuf_addc(&win.gram, '_');
+	obuf_add(&win.gram, w, n);
+	win.len[win.n++] = n;
+	if (win.n == opt.kgram)
+		addfeature(win.gram.p, win.gram.n);
 }
 
 /* The page's text has ended: no k-gram spans two pages. */
 static void
 endtext(void)
 {
-	ngram = 0;
-	gram.n = 0;
+	win.n = 0;
+	win.gram.n = 0;
 }
 
 static struct obuf out;		/* output records, written a block at a time */
@@ -212,20 +206,20 @@ putpage(void)
 
 	obuf_add(&out, rec.id.p, rec.id.n);
 	obuf_addc(&out, '\t');
-	for (i = 0; i < ntouched; i++) {
-		k = touched[i];
-		w = wtab_word(&words, k, &n);
+	for (i = 0; i < tab.ntouched; i++) {
+		k = tab.touched[i];
+		w = wtab_word(&tab.words, k, &n);
 		if (i > 0)
 			obuf_addc(&out, ' ');
 		obuf_add(&out, w, n);
 		obuf_addc(&out, ':');
-		obuf_addu(&out, count[k]);
-		if (total)
-			total[k] += count[k];
-		count[k] = 0;
+		obuf_addu(&out, tab.count[k]);
+		if (tab.total)
+			tab.total[k] += tab.count[k];
+		tab.count[k] = 0;
 	}
 	obuf_addc(&out, '\n');
-	ntouched = 0;
+	tab.ntouched = 0;
 	flushout(0);
 }
 
@@ -235,12 +229,12 @@ docpage(void)
 {
 	size_t i;
 
-	for (i = 0; i < ntouched; i++) {
-		docfreq[touched[i]]++;
-		count[touched[i]] = 0;
+	for (i = 0; i < tab.ntouched; i++) {
+		tab.docfreq[tab.touched[i]]++;
+		tab.count[tab.touched[i]] = 0;
 	}
-	ntouched = 0;
-	ndocs++;
+	tab.ntouched = 0;
+	tab.ndocs++;
 }
 
 /* Forget the counts of a page that is not written. */
@@ -249,9 +243,9 @@ droppage(void)
 {
 	size_t i;
 
-	for (i = 0; i < ntouched; i++)
-		count[touched[i]] = 0;
-	ntouched = 0;
+	for (i = 0; i < tab.ntouched; i++)
+		tab.count[tab.touched[i]] = 0;
+	tab.ntouched = 0;
 }
 
 static int
@@ -266,12 +260,12 @@ wordfreq(const char *path)
 	 * Words are the features themselves unless they make k-grams; the
 	 * ASCII tokenizer gives them in batches, the UTF-8 one a word at a time.
 	 */
-	int batch = kgram == 1 && !(tokflags & TOK_UNICODE);
-	tok_fn *add = kgram == 1 ? addone : addword;
+	int batch = opt.kgram == 1 && !(opt.tokflags & TOK_UNICODE);
+	tok_fn *add = opt.kgram == 1 ? addone : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	tok_init(&t, tokflags);
+	tok_init(&t, opt.tokflags);
 	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
 		if ((k = pagerec_chunk(&rec, &r, &p, &n, eol)) <= 0) {
 			ret |= k < 0;
@@ -291,9 +285,9 @@ wordfreq(const char *path)
 			/* a bad record is reported, not written */
 			if (rec.bad)
 				droppage();
-			else if (pflag)
+			else if (opt.pflag)
 				putpage();
-			else if (dflag)
+			else if (opt.dflag)
 				docpage();
 			ret |= rec.bad;
 			pagerec_next(&rec);
@@ -313,10 +307,10 @@ puttotals(const unsigned long long *c, struct obuf *o, FILE *fp)
 	const char *w;
 	size_t i, n;
 
-	for (i = 0; i < words.n; i++) {
+	for (i = 0; i < wtab_size(&tab.words); i++) {
 		if (!c[i])
 			continue;
-		w = wtab_word(&words, (uint32_t)i, &n);
+		w = wtab_word(&tab.words, (uint32_t)i, &n);
 		obuf_add(o, w, n);
 		obuf_addc(o, '\t');
 		obuf_addu(o, c[i]);
@@ -338,15 +332,15 @@ putdocfreq(void)
 	size_t i, n;
 
 	obuf_addc(&out, '\t');
-	obuf_addu(&out, ndocs);
+	obuf_addu(&out, tab.ndocs);
 	obuf_addc(&out, '\n');
-	for (i = 0; i < words.n; i++) {
-		if (!docfreq[i])
+	for (i = 0; i < wtab_size(&tab.words); i++) {
+		if (!tab.docfreq[i])
 			continue;
-		w = wtab_word(&words, (uint32_t)i, &n);
+		w = wtab_word(&tab.words, (uint32_t)i, &n);
 		obuf_add(&out, w, n);
 		obuf_addc(&out, '\t');
-		obuf_addu(&out, docfreq[i]);
+		obuf_addu(&out, tab.docfreq[i]);
 		obuf_addc(&out, '\n');
 		flushout(0);
 	}
@@ -362,27 +356,27 @@ loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 	struct wtab list;
 	struct obuf folded = { 0 };
 	const char *w;
-	size_t first = words.n, i, n;
+	size_t first = wtab_size(&tab.words), i, n;
 	int st;
 
-	if (!(tokflags & TOK_UNICODE)) {
-		st = load(&words, path);
+	if (!(opt.tokflags & TOK_UNICODE)) {
+		st = load(&tab.words, path);
 	} else {
 		/* the loaders fold ASCII only: fold the rest as the text is */
 		wtab_init(&list);
 		st = load(&list, path);
-		for (i = 0; i < list.n; i++) {
+		for (i = 0; i < wtab_size(&list); i++) {
 			w = wtab_word(&list, (uint32_t)i, &n);
 			folded.n = 0;
 			tok_fold(&folded, w, n);
-			wtab_intern(&words, folded.p, folded.n);
+			wtab_intern(&tab.words, folded.p, folded.n);
 		}
 		wtab_free(&list);
 		free(folded.p);
 	}
 	growtables();
-	for (; first < words.n; first++)
-		kind[first] = (unsigned char)k;
+	for (; first < wtab_size(&tab.words); first++)
+		tab.kind[first] = (unsigned char)k;
 	return st;
 }
 
@@ -412,24 +406,24 @@ main(int argc, char *argv[])
 	while ((c = getopt(argc, argv, "T:dhk:ps:uv:")) != -1) {
 		switch (c) {
 		case 'T':
-			totalsfile = optarg;
+			opt.totalsfile = optarg;
 			break;
 		case 'd':
-			dflag = 1;
+			opt.dflag = 1;
 			break;
 		case 'h':
 			return help(synopsis);
 		case 'k':
-			kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
+			opt.kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
 			break;
 		case 'p':
-			pflag = 1;
+			opt.pflag = 1;
 			break;
 		case 's':
 			stopfile = optarg;
 			break;
 		case 'u':
-			tokflags |= TOK_UNICODE;
+			opt.tokflags |= TOK_UNICODE;
 			break;
 		case 'v':
 			vocabfile = optarg;
@@ -440,22 +434,22 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if ((dflag && pflag) || (totalsfile && !pflag))
+	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag))
 		usage();
 
-	wtab_init(&words);
+	wtab_init(&tab.words);
 	growtables();
 	if (stopfile && loadlist(stopfile, STOP, wtab_load_words) < 0)
 		return EXIT_DATA;
-	havestop = stopfile != NULL;
+	opt.havestop = stopfile != NULL;
 	if (vocabfile) {
-		vflag = 1;
+		opt.vflag = 1;
 		if (loadlist(vocabfile, VOCAB, loadvocab) < 0)
 			return EXIT_DATA;
 	}
 
 	/* the totals are written beside their name, then renamed: never half of them */
-	if (totalsfile && !afile_open(&totals, totalsfile))
+	if (opt.totalsfile && !afile_open(&totals, opt.totalsfile))
 		return EXIT_DATA;
 	setupstdout();
 	if (argc == 0)
@@ -463,19 +457,19 @@ main(int argc, char *argv[])
 	/* stop at a write error: the output is lost, and fshut still knows why */
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= wordfreq(*argv);
-	if (dflag)
+	if (opt.dflag)
 		putdocfreq();
-	else if (!pflag)
-		puttotals(count, &out, stdout);
+	else if (!opt.pflag)
+		puttotals(tab.count, &out, stdout);
 	flushout(1);
 	if (fshut(stdout, "<stdout>")) {
 		/* the per-page records are lost: no totals of them */
-		if (totalsfile)
+		if (opt.totalsfile)
 			afile_close(&totals, 1);
 		return 1;
 	}
-	if (totalsfile) {
-		puttotals(total, &out, totals.fp);
+	if (opt.totalsfile) {
+		puttotals(tab.total, &out, totals.fp);
 		ret |= afile_close(&totals, 0);
 	}
 	return ret;

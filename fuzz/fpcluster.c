@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	if (rdr_open(&r, in.path[0]) < 0)
 		abort();
 	if (pairread(&r, &ids) == 0)
-		for (i = 0; i < ids.n; i++)
+		for (i = 0; i < wtab_size(&ids); i++)
 			if (uf_find(parent, (uint32_t)i) > i)
 				abort();	/* the root is the smallest node */
 	rdr_close(&r);

@@ -6,7 +6,8 @@
  * the table are not read) and OPT1 bits 4-5 are the seed. OPT1 bits 6-7
  * are -w: raw, log, bin, or tfidf with part 3 as the -D file; with tfidf,
  * OPT1 bit 4 makes it imatch (with the same -D file) and OPT1 bit 5 the
- * band 0,100 instead of the default.
+ * band 0,100 instead of the default. The harness drives fphash's readers;
+ * the fingerprinting is the library's (simhash.h), made and freed per input.
  */
 #include "fuzz.h"
 
@@ -17,49 +18,40 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
+	static const int weighting[] = { SIMH_RAW, SIMH_LOG, SIMH_BIN, SIMH_TFIDF };
 	struct fuzzin in;
+	struct wtab features;
+	size_t nrows;
+	int hashed, w;
+	uint64_t key0;
 
 	fuzz_begin(&in, d, n, 4);
 	mbits = 1 + in.o2 % FP_MAXBITS;
-	nwords = (mbits + 63) / 64;
-	hflag = openset = in.o2 >> 7;
-	wmode = (int)(in.o1 >> 6 & 3);
+	hashed = in.o2 >> 7;
+	w = weighting[in.o1 >> 6 & 3];
+	if (w == SIMH_TFIDF && (in.o1 >> 4 & 1))
+		w = SIMH_IMATCH;
 	key0 = in.o1 >> 4 & 3;
-	key1 = ~key0;
-	if (wmode == TFIDF && (in.o1 >> 4 & 1))
-		wmode = IMATCH;
-	bandlo = in.o1 >> 5 & 1 ? 0 : IMATCH_LO;
-	bandhi = in.o1 >> 5 & 1 ? 100 : IMATCH_HI;
+	sh = simh_new(mbits, w, key0, ~key0);
+	if (in.o1 >> 5 & 1)
+		simh_band(sh, 0, 100);
 	wtab_init(&features);
-	wtab_init(&dfwords);
-	if ((wmode == TFIDF || wmode == IMATCH) && loaddf(in.path[3]) < 0)
+	if (!hashed && wtab_load_lines(&features, in.path[0], 1) < 0) {
+		wtab_free(&features);
 		goto out;
-	if (hflag) {
-		growfeatures();
-	} else {
-		if (wtab_load_lines(&features, in.path[0], 1) < 0)
-			goto out;
-		if (loadtable(in.path[1], features.n + (in.o1 >> 4 & 3)) < 0)
-			goto out;
-		weight = ecalloc(features.n, sizeof *weight);
-		touched = ereallocarray(NULL, features.n, sizeof *touched);
 	}
+	nrows = wtab_size(&features) + (in.o1 >> 4 & 3);
+	simh_features(sh, &features);
+	if ((w == SIMH_TFIDF || w == SIMH_IMATCH) && loaddf(in.path[3]) < 0)
+		goto out;
+	if (hashed)
+		simh_hashrows(sh, 1);
+	else if (loadtable(in.path[1], nrows) < 0)
+		goto out;
 	fphash(in.path[2]);
 	fflush(stdout);
 out:
-	wtab_free(&features);
-	free(rows);
-	free(weight);
-	free(touched);
-	rows = NULL;
-	weight = NULL;
-	touched = NULL;
-	ntouched = featcap = rowcap = touchedcap = 0;
-	wtab_free(&dfwords);
-	free(df);
-	df = NULL;
-	dfcap = 0;
-	ndocs = 0;
-	havedocs = 0;
+	simh_free(sh);
+	sh = NULL;
 	return 0;
 }

@@ -45,8 +45,8 @@ check(const struct hix *ix, const struct fp *q)
 	size_t i;
 
 	scan.n = tab.n = 0;
-	hix_near(ix, q, 0, &scan);
-	hix_near(ix, q, 1, &tab);
+	hix_lookup(ix, q, 0, &scan);
+	hix_lookup(ix, q, 1, &tab);
 	if (scan.n != tab.n)
 		abort();
 	sorthits(&scan, &ks, &ksc);

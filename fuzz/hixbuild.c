@@ -43,7 +43,7 @@ flip(struct fp *f, unsigned m, unsigned k)
 }
 
 static void
-checkq(const struct hix *ix, const struct fp *q, int sorted)
+checkq(struct hix *ix, const struct fp *q, int sorted)
 {
 	static struct hixhits scan, tab;
 	static struct hixmatch m;
@@ -53,8 +53,8 @@ checkq(const struct hix *ix, const struct fp *q, int sorted)
 	size_t i;
 
 	scan.n = tab.n = 0;
-	hix_near(ix, q, 0, &scan);
-	hix_near(ix, q, 1, &tab);
+	hix_lookup(ix, q, 0, &scan);
+	hix_lookup(ix, q, 1, &tab);
 	if (scan.n != tab.n)
 		abort();
 	egrow(&seen, &seencap, ix->nu + 1, 1);
@@ -70,7 +70,7 @@ checkq(const struct hix *ix, const struct fp *q, int sorted)
 	}
 	if (!sorted)
 		return;
-	hix_match(ix, q, 1, -1, &m);
+	hix_match(ix, q, -1, &m);
 	for (i = 1; i < m.n; i++)
 		if (m.key[i - 1] >= m.key[i])
 			abort();

@@ -103,8 +103,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			q.w[0] ^= (uint64_t)1 << 63;
 		scan.n = tab.n = 0;
 		tab.work = 0;
-		hix_near(ix, &q, 0, &scan);
-		hix_near(ix, &q, 1, &tab);
+		hix_lookup(ix, &q, 0, &scan);
+		hix_lookup(ix, &q, 1, &tab);
 		if (tab.work > bound)
 			abort();
 		if (in.o1 & 16)

@@ -11,29 +11,20 @@
 #include "../cmd/wordfreq.c"
 #undef main
 
+/* wordfreq's state is in three structs (and rec, out): freed and zeroed whole. */
 static void
 reset(void)
 {
-	wtab_free(&words);
-	free(kind);
-	free(count);
-	free(touched);
+	wtab_free(&tab.words);
+	free(tab.kind);
+	free(tab.count);
+	free(tab.docfreq);
+	free(tab.total);
+	free(tab.touched);
+	memset(&tab, 0, sizeof tab);
+	free(win.gram.p);
+	memset(&win, 0, sizeof win);
 	pagerec_free(&rec);
-	kind = NULL;
-	count = NULL;
-	touched = NULL;
-	free(docfreq);
-	docfreq = NULL;
-	docfreqcap = 0;
-	free(total);
-	total = NULL;
-	totalcap = 0;
-	totalsfile = NULL;
-	ndocs = 0;
-	free(gram.p);
-	memset(&gram, 0, sizeof gram);
-	ngram = 0;
-	kindcap = countcap = ntouched = touchedcap = 0;
 }
 
 int
@@ -42,30 +33,30 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	struct fuzzin in;
 
 	fuzz_begin(&in, d, n, 3);
-	pflag = in.o2 & 1;
-	dflag = !pflag && (in.o2 & 64);
-	totalsfile = pflag && (in.o2 & 64) ? "-T" : NULL;
-	vflag = 0;
-	tokflags = in.o2 & 8 ? TOK_UNICODE : 0;
-	kgram = 1 + (in.o2 >> 4 & 3);
-	havestop = (in.o2 & 2) != 0;
-	wtab_init(&words);
+	memset(&opt, 0, sizeof opt);
+	opt.pflag = in.o2 & 1;
+	opt.dflag = !opt.pflag && (in.o2 & 64);
+	opt.totalsfile = opt.pflag && (in.o2 & 64) ? "-T" : NULL;
+	opt.tokflags = in.o2 & 8 ? TOK_UNICODE : 0;
+	opt.kgram = 1 + (in.o2 >> 4 & 3);
+	opt.havestop = (in.o2 & 2) != 0;
+	wtab_init(&tab.words);
 	growtables();
 	if ((in.o2 & 2) && loadlist(in.path[1], STOP, wtab_load_words) < 0)
 		goto out;
 	if (in.o2 & 4) {
-		vflag = 1;
+		opt.vflag = 1;
 		if (loadlist(in.path[2], VOCAB, loadvocab) < 0)
 			goto out;
 	}
 	wordfreq(in.path[0]);
-	if (dflag)
+	if (opt.dflag)
 		putdocfreq();
-	else if (!pflag)
-		puttotals(count, &out, stdout);
+	else if (!opt.pflag)
+		puttotals(tab.count, &out, stdout);
 	flushout(1);
-	if (totalsfile)
-		puttotals(total, &out, stdout);
+	if (opt.totalsfile)
+		puttotals(tab.total, &out, stdout);
 	fflush(stdout);
 out:
 	reset();

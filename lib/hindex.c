@@ -1,8 +1,5 @@
 /* hindex.c: an exact Hamming-distance index (see hindex.h, hindex_impl.h). */
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +212,8 @@ hix_alloc(int owned)
 
 	ix->b = ecalloc(1, sizeof *ix->b);
 	ix->b->owned = owned;
+	if (pthread_mutex_init(&ix->lock, NULL) != 0)
+		eprintf("pthread_mutex_init:");
 	return ix;
 }
 
@@ -396,44 +395,6 @@ mkposu(struct hix *ix)
 		for (j = ix->ustart[u]; j < ix->ustart[u + 1]; j++)
 			ix->posu[ix->upos[j]] = u;
 }
-
-struct hix *
-hix_load(const char *path)
-{
-	static const char magic[8] = "\211HAMQIX\n";
-	struct stat st;
-	struct rdr r;
-	struct hix *ix;
-	const char *line;
-	char buf[8];
-	int fd, bad;
-
-	if (!strcmp(path, "-"))
-		fd = 0;
-	else if ((fd = open(path, O_RDONLY)) < 0) {
-		weprintf("%s:", path);
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
-	    pread(fd, buf, 8, 0) == 8 && !memcmp(buf, magic, 8))
-		return hix_map(fd, path);
-	/* Records, read through the one descriptor: a FIFO is opened once. */
-	rdr_fdopen(&r, fd, path);
-	if (rdr_peekline(&r, &line) == 7 && !memcmp(line, magic, 7)) {
-		weprintf("%s: an index file must be a regular file", r.name);
-		rdr_close(&r);
-		return NULL;
-	}
-	ix = hix_new();
-	bad = hix_read(ix, &r) < 0;
-	if (rdr_close(&r) || bad) {
-		hix_free(ix);
-		return NULL;
-	}
-	hix_finish(ix);
-	return ix;
-}
-
 
 const char *
 hix_id(const struct hix *ix, uint32_t i, size_t *len)
@@ -911,6 +872,7 @@ hix_free(struct hix *ix)
 	free(ix->perms);
 	if (ix->map)
 		munmap(ix->map, ix->maplen);
+	pthread_mutex_destroy(&ix->lock);
 	free(b);
 	free(ix);
 }
@@ -935,9 +897,16 @@ tablespay(const struct hix *ix, unsigned d, double nq)
 	return nq * idx + build < nq * nu;
 }
 
+/* Plans are numbered across indexes, so that a hixhits knows its plan is current. */
+static uint64_t nplans;
+static pthread_mutex_t planslock = PTHREAD_MUTEX_INITIALIZER;
+
 int
 hix_plan(struct hix *ix, unsigned d, double nq, int mode, unsigned nthreads)
 {
+	pthread_mutex_lock(&planslock);
+	ix->plan = ++nplans;
+	pthread_mutex_unlock(&planslock);
 	ix->d = d;
 	ix->mode = mode;
 	ix->spent = ix->nspent = 0;
@@ -955,14 +924,11 @@ hix_plan(struct hix *ix, unsigned d, double nq, int mode, unsigned nthreads)
 }
 
 /*
- * Lookups within d answered through tables cost more than a scan when the
- * fingerprints are far from evenly spread (many share a block value):
- * after a few hundred lookups the work they took is compared with what a
- * scan would have taken, so that the tables never cost much more than a
- * scan.
+ * Add nq lookups through the tables and their work to the plan's account;
+ * returns whether the tables are still used (see hix_plan). Under ix->lock.
  */
-int
-hix_review(struct hix *ix, uint64_t nq, uint64_t work)
+static int
+review(struct hix *ix, uint64_t nq, uint64_t work)
 {
 	ix->spent += work;
 	ix->nspent += nq;
@@ -1094,13 +1060,13 @@ next:
 }
 
 void
-hix_prefetch(const struct hix *ix, const struct fp *q)
+hix_prefetch(const struct hix *ix, const struct fp *q, const struct hixhits *h)
 {
 	const struct hixtab *t;
 	uint64_t w[2];
 	uint32_t ti;
 
-	if (!ix->hastab || ix->ngrp == 0)
+	if (!h->usetab || !ix->hastab || ix->ngrp == 0)
 		return;
 	permute(ix, 0, q->w, w);
 	for (ti = 0; ti < ix->grp[0].ntab; ti++) {
@@ -1110,7 +1076,7 @@ hix_prefetch(const struct hix *ix, const struct fp *q)
 }
 
 CLONES void
-hix_near(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h)
+hix_lookup(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h)
 {
 	struct qctx c;
 	const uint64_t *w;
@@ -1167,6 +1133,24 @@ hix_near(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h
 	}
 }
 
+void
+hix_near(struct hix *ix, const struct fp *q, struct hixhits *h)
+{
+	if (h->plan != ix->plan) {
+		pthread_mutex_lock(&ix->lock);
+		h->usetab = ix->usetab;
+		pthread_mutex_unlock(&ix->lock);
+		h->plan = ix->plan;
+		h->nq = h->work = 0;
+	}
+	hix_lookup(ix, q, h->usetab, h);
+	if (h->usetab && ++h->nq == HIX_REVIEW) {
+		pthread_mutex_lock(&ix->lock);
+		h->usetab = review(ix, h->nq, h->work);
+		pthread_mutex_unlock(&ix->lock);
+		h->nq = h->work = 0;
+	}
+}
 
 static int
 keycmp(const void *a, const void *b)
@@ -1177,8 +1161,7 @@ keycmp(const void *a, const void *b)
 }
 
 void
-hix_match(const struct hix *ix, const struct fp *q, int usetab, int64_t after,
-    struct hixmatch *m)
+hix_match(struct hix *ix, const struct fp *q, int64_t after, struct hixmatch *m)
 {
 	const uint32_t *pos;
 	uint32_t lo, hi, mid, np, j, u;
@@ -1186,7 +1169,7 @@ hix_match(const struct hix *ix, const struct fp *q, int usetab, int64_t after,
 	uint64_t k;
 
 	m->h.n = 0;
-	hix_near(ix, q, usetab, &m->h);
+	hix_near(ix, q, &m->h);
 	for (i = 0; i < m->h.n; i++) {
 		u = m->h.u[i];
 		pos = ix->upos + ix->ustart[u];

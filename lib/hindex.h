@@ -22,12 +22,19 @@ struct hix;
 /* How lookups go. */
 enum { HIX_AUTO, HIX_INDEX, HIX_SCAN };
 
-/* Distinct values within the planned distance of a query, in no set order. */
+/*
+ * Distinct values within the planned distance of a query, in no set order.
+ * The rest is the lookups' own account, which the index reads to review
+ * its plan: one struct per thread, zeroed before its first lookup.
+ */
 struct hixhits {
 	uint32_t *u;
 	unsigned char *dist;
 	size_t n, cap;
-	uint64_t work;		/* spent on the lookups, for hix_review */
+	uint64_t work;		/* spent on the lookups through the tables */
+	uint64_t nq;		/* lookups through the tables since the last review */
+	uint64_t plan;		/* the plan usetab is of (hix_plan numbers them) */
+	int usetab;		/* this caller's view of the plan */
 };
 
 /* Matches of one query: positions by distance, then position (hix_match). */
@@ -81,31 +88,35 @@ uint32_t hix_unique(const struct hix *ix, uint32_t i);
 /*
  * Plan lookups within d for about nq queries: by tables (built here if
  * need be, on up to nthreads threads) or by a scan, as mode says; HIX_AUTO
- * compares estimated costs. Returns whether the tables are used.
+ * compares estimated costs. Returns whether the tables are used. Not while
+ * lookups run.
+ *
+ * The index reviews its plan as it goes: under HIX_AUTO, every
+ * HIX_REVIEW lookups through the tables made with one struct hixhits, it
+ * compares the work the tables have cost so far (over all callers) with
+ * what a scan would have cost, and turns to the scan when the tables cost
+ * more (fingerprints far from evenly spread), so that the tables never
+ * cost much more than a scan. Answers are the same either way.
  */
 int hix_plan(struct hix *ix, unsigned d, double nq, int mode, unsigned nthreads);
-/*
- * Report nq lookups made with the tables and their hits' work: under
- * HIX_AUTO, when the tables have cost more than a scan would have, the
- * plan turns to the scan. Returns whether the tables are still used.
- * Not thread-safe: call it under the caller's lock.
- */
-int hix_review(struct hix *ix, uint64_t nq, uint64_t work);
+enum { HIX_REVIEW = 128 };
 
-/* Append to h the distinct values within the planned d of q (usetab: by the tables). */
-void hix_near(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h);
+/*
+ * Append to h the distinct values within the planned d of q. Lookups may
+ * run on many threads at once, each with its own h.
+ */
+void hix_near(struct hix *ix, const struct fp *q, struct hixhits *h);
 /*
  * The positions within the planned d of q, after position after (-1 for
- * all), by distance, then position. Its memory is at most 9 bytes per
- * position of the index.
+ * all), by distance, then position (hix_near through m->h). Its memory is
+ * at most 9 bytes per position of the index.
  */
-void hix_match(const struct hix *ix, const struct fp *q, int usetab, int64_t after,
-    struct hixmatch *m);
+void hix_match(struct hix *ix, const struct fp *q, int64_t after, struct hixmatch *m);
 void hix_hitsfree(struct hixhits *h);
 void hix_matchfree(struct hixmatch *m);
 
-/* Start fetching what a lookup of q will read first (a hint). */
-void hix_prefetch(const struct hix *ix, const struct fp *q);
+/* Start fetching what a lookup of q through h will read first (a hint). */
+void hix_prefetch(const struct hix *ix, const struct fp *q, const struct hixhits *h);
 
 /*
  * Write the index with its tables for the planned distance to path

@@ -21,6 +21,7 @@
 #ifndef HINDEX_IMPL_H
 #define HINDEX_IMPL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -103,9 +104,11 @@ struct hix {
 	struct hixseg (*seg)[HIX_MAXSEG];	/* per table, derived from its mask */
 	unsigned char *nseg;
 
-	/* The plan (hix_plan, hix_review). */
+	/* The plan (hix_plan, reviewed by hix_near). */
 	unsigned d;		/* the distance lookups are for */
 	int mode;
+	uint64_t plan;		/* its number, unique in the process */
+	pthread_mutex_t lock;	/* over the review: usetab, spent, nspent */
 	int usetab;		/* look up through the tables, not by a scan */
 	uint64_t spent, nspent;	/* work of the lookups so far, and their number */
 
@@ -121,8 +124,12 @@ struct hix *hix_alloc(int owned);
 int hix_validbitpos(const unsigned char *p, unsigned m);
 int hix_mksegs(struct hix *ix);
 void hix_derive(struct hix *ix);
-/* hixfile.c, for hindex.c: map the index file open on fd (closing fd); NULL after a diagnostic. */
-struct hix *hix_map(int fd, const char *path);
+/*
+ * A lookup of q as hix_near, through the tables (usetab) or by a scan as
+ * asked, whatever the plan; its work goes to h->work, and the plan is not
+ * reviewed (for the fuzz harnesses, which compare the two).
+ */
+void hix_lookup(const struct hix *ix, const struct fp *q, int usetab, struct hixhits *h);
 /*
  * The checksum an index file of n bytes keeps of itself (its checksum field
  * taken as zero), and where its header keeps its size and that checksum

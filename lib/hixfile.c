@@ -1,4 +1,4 @@
-/* hixfile.c: index files (hixfile(5)): writing, mapping and checking them. */
+/* hixfile.c: index files (hixfile(5)): hix_save, hix_load, mapping and checking them. */
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -284,8 +284,9 @@ validate(struct hix *ix)
 	return NULL;
 }
 
-struct hix *
-hix_map(int fd, const char *path)
+/* Map the index file open on fd (closing fd); NULL after a diagnostic. */
+static struct hix *
+map(int fd, const char *path)
 {
 	struct hixhdr h;
 	struct stat st;
@@ -381,4 +382,40 @@ bad:
 fail:
 	hix_free(ix);
 	return NULL;
+}
+
+struct hix *
+hix_load(const char *path)
+{
+	struct stat st;
+	struct rdr r;
+	struct hix *ix;
+	const char *line;
+	char buf[8];
+	int fd, bad;
+
+	if (!strcmp(path, "-"))
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY)) < 0) {
+		weprintf("%s:", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
+	    pread(fd, buf, 8, 0) == 8 && !memcmp(buf, HIX_MAGIC, 8))
+		return map(fd, path);
+	/* Records, read through the one descriptor: a FIFO is opened once. */
+	rdr_fdopen(&r, fd, path);
+	if (rdr_peekline(&r, &line) == 7 && !memcmp(line, HIX_MAGIC, 7)) {
+		weprintf("%s: an index file must be a regular file", r.name);
+		rdr_close(&r);
+		return NULL;
+	}
+	ix = hix_new();
+	bad = hix_read(ix, &r) < 0;
+	if (rdr_close(&r) || bad) {
+		hix_free(ix);
+		return NULL;
+	}
+	hix_finish(ix);
+	return ix;
 }

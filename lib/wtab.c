@@ -337,6 +337,38 @@ wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n)
 	PREFETCH(&t->slot[r->hash & t->mask]);
 }
 
+/*
+ * Below this many slots the table is in the caches already and words go
+ * one at a time; above it, looking up a batch is bound by the memory
+ * accesses, and prepared lookups (all slots asked for first) pay.
+ */
+#define BIGTABLE (1 << 16)
+enum { BATCH = 16 };
+
+void
+wtab_batch(struct wtab *t, int findonly, const char *buf, const size_t *off,
+    const size_t *len, size_t n, uint32_t *ids)
+{
+	struct wref ref[BATCH];
+	size_t i, j, m;
+
+	if (t->mask < BIGTABLE) {
+		for (i = 0; i < n; i++)
+			ids[i] = findonly ? wtab_find(t, buf + off[i], len[i]) :
+			    wtab_intern(t, buf + off[i], len[i]);
+		return;
+	}
+	for (i = 0; i < n; i += m) {
+		m = n - i < BATCH ? n - i : BATCH;
+		for (j = i; j < i + m; j++)
+			wtab_prepare(t, &ref[j - i], buf + off[j], len[j]);
+		for (j = i; j < i + m; j++)
+			ids[j] = findonly ?
+			    wtab_find_ref(t, &ref[j - i], buf + off[j], len[j]) :
+			    wtab_intern_ref(t, &ref[j - i], buf + off[j], len[j]);
+	}
+}
+
 static void
 lowercase(char *s, size_t n)
 {

@@ -83,6 +83,24 @@ void wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n)
 uint32_t wtab_intern_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
 uint32_t wtab_find_ref(struct wtab *t, const struct wref *r, const char *w, size_t n);
 
+/*
+ * The ids of a batch of n words, word i the len[i] bytes at buf + off[i],
+ * into ids[0 .. n): those wtab_intern would give them one after the other,
+ * or with findonly set those of wtab_find. In a table larger than the
+ * caches every word is hashed and its slot asked for first (wtab_prepare),
+ * then looked up while the slots arrive, instead of waiting for each slot
+ * in turn; a smaller table takes them one at a time.
+ */
+void wtab_batch(struct wtab *t, int findonly, const char *buf, const size_t *off,
+    const size_t *len, size_t n, uint32_t *ids);
+
+/* The number of words: ids are 0 to wtab_size(t) - 1. */
+static inline size_t
+wtab_size(const struct wtab *t)
+{
+	return t->n;
+}
+
 static inline const char *
 wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 {

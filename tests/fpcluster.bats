@@ -182,3 +182,11 @@ load faults
 	printf 'q\t128\tb\r\n' >in
 	check 0 'q\tq\nb\tq\n' '' fpcluster in
 }
+
+@test "fpcluster: pairs whose second ID is new as parent grows (read after node)" {
+	# the first ID is known: every growth of parent comes with the second
+	awk 'BEGIN { for (i = 0; i < 600; i++) printf "q\t1\tp%d\n", i }' >pairs
+	awk 'BEGIN { print "q\tq"; for (i = 0; i < 600; i++) printf "p%d\tq\n", i }' >want
+	: >none
+	cmpout 0 want none fpcluster pairs
+}

@@ -1,0 +1,424 @@
+/* simhash.c: simhash fingerprints and I-Match signatures (simhash.h). */
+/*
+ * The weights are computed with + - * / only, each rounded as written: no
+ * fused multiply-add (gcc never contracts in ISO C mode, -std=c11).
+ */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp.h"
+#include "simhash.h"
+#include "siphash.h"
+#include "util.h"
+#include "wtab.h"
+
+struct simhword {
+	const char *w;
+	size_t n;
+};
+
+struct simh {
+	unsigned m;		/* fingerprint width M */
+	unsigned nwords;	/* 64-bit words of a fingerprint: 1 or 2 */
+	int weighting;
+	uint64_t key0, key1;	/* of simh_hash */
+	int hashed;		/* rows are the features' hashes */
+	int open;		/* every item is a feature */
+
+	struct wtab features;	/* feature i has id i */
+	struct fp *rows;	/* row i of the table, or the hash of feature i */
+	size_t rowcap;
+	/* the page: by feature, its occurrences, then their weight; the features with one */
+	uint64_t *weight;
+	size_t featcap;
+	uint32_t *touched;
+	size_t ntouched, touchedcap;
+
+	/* document frequencies */
+	struct wtab dfwords;
+	uint64_t *df;		/* by dfwords id */
+	size_t dfcap;
+	uint64_t ndocs;
+	int havedocs;
+
+	/* I-Match */
+	unsigned bandlo, bandhi;	/* in percent */
+	struct simhword *sel;	/* the words of the page's features in the band */
+	size_t selcap;
+	struct obuf terms;	/* their words, sorted, each ended by a LF */
+};
+
+struct simh *
+simh_new(unsigned m, int weighting, uint64_t k0, uint64_t k1)
+{
+	struct simh *s = ecalloc(1, sizeof *s);
+
+	s->m = m;
+	s->nwords = (m + 63) / 64;
+	s->weighting = weighting;
+	s->key0 = k0;
+	s->key1 = k1;
+	s->bandlo = SIMH_IMATCH_LO;
+	s->bandhi = SIMH_IMATCH_HI;
+	wtab_init(&s->features);
+	wtab_init(&s->dfwords);
+	return s;
+}
+
+void
+simh_free(struct simh *s)
+{
+	if (!s)
+		return;
+	wtab_free(&s->features);
+	wtab_free(&s->dfwords);
+	free(s->rows);
+	free(s->weight);
+	free(s->touched);
+	free(s->df);
+	free(s->sel);
+	free(s->terms.p);
+	free(s);
+}
+
+void
+simh_features(struct simh *s, struct wtab *t)
+{
+	wtab_free(&s->features);
+	s->features = *t;
+}
+
+void
+simh_hash(struct fp *f, unsigned m, uint64_t k0, uint64_t k1, const char *w, size_t n)
+{
+	uint64_t h[2] = { 0, 0 };
+	unsigned j;
+
+	if (m <= 64)
+		h[0] = siphash24(k0, k1, w, n);
+	else
+		siphash24_128(k0, k1, w, n, h);
+	memset(f, 0, sizeof *f);
+	for (j = 0; j < m; j++)
+		if (h[j >> 6] >> (j & 63) & 1)
+			fp_setbit(f, j);
+}
+
+/* Room for the page's weights of every feature (and rows, when hashed). */
+static void
+growfeatures(struct simh *s)
+{
+	size_t old = s->featcap;
+
+	if (s->hashed)
+		egrow(&s->rows, &s->rowcap, s->features.n + 1, sizeof *s->rows);
+	egrow(&s->touched, &s->touchedcap, s->features.n + 1, sizeof *s->touched);
+	egrow(&s->weight, &s->featcap, s->features.n + 1, sizeof *s->weight);
+	memset(s->weight + old, 0, (s->featcap - old) * sizeof *s->weight);
+}
+
+void
+simh_rows(struct simh *s, struct fp *rows, size_t n)
+{
+	s->rows = rows;
+	s->rowcap = n;
+	growfeatures(s);
+}
+
+void
+simh_hashrows(struct simh *s, int open)
+{
+	const char *w;
+	size_t i, n;
+
+	s->hashed = 1;
+	s->open = open;
+	growfeatures(s);
+	for (i = 0; i < s->features.n; i++) {
+		w = wtab_word(&s->features, (uint32_t)i, &n);
+		simh_hash(&s->rows[i], s->m, s->key0, s->key1, w, n);
+	}
+}
+
+/* Add c to *sum, unless it would pass LLONG_MAX. */
+static int
+adddocs(uint64_t *sum, uint64_t c)
+{
+	if (*sum > (uint64_t)LLONG_MAX || c > (uint64_t)LLONG_MAX - *sum)
+		return -1;
+	*sum += c;
+	return 0;
+}
+
+int
+simh_adddf(struct simh *s, const char *w, size_t n, uint64_t c)
+{
+	uint32_t i = wtab_intern(&s->dfwords, w, n);
+
+	if (i >= s->dfcap) {
+		size_t old = s->dfcap;
+
+		egrow(&s->df, &s->dfcap, (size_t)i + 1, sizeof *s->df);
+		memset(s->df + old, 0, (s->dfcap - old) * sizeof *s->df);
+	}
+	return adddocs(&s->df[i], c);
+}
+
+int
+simh_addndocs(struct simh *s, uint64_t c)
+{
+	s->havedocs = 1;
+	return adddocs(&s->ndocs, c);
+}
+
+int
+simh_hasdocs(const struct simh *s)
+{
+	return s->havedocs;
+}
+
+void
+simh_band(struct simh *s, unsigned lo, unsigned hi)
+{
+	s->bandlo = lo;
+	s->bandhi = hi;
+}
+
+int
+simh_add(struct simh *s, const char *w, size_t n, uint64_t c)
+{
+	uint64_t *wt;
+	uint32_t i;
+
+	/* a zero count weighs nothing (and must not be listed twice in touched) */
+	if (c == 0)
+		return 0;
+	if (s->open) {
+		size_t before = s->features.n;
+
+		i = wtab_intern(&s->features, w, n);
+		if (s->features.n > before) {
+			if (s->features.n >= s->featcap)
+				growfeatures(s);
+			simh_hash(&s->rows[i], s->m, s->key0, s->key1, w, n);
+		}
+	} else if ((i = wtab_find(&s->features, w, n)) == WTAB_NONE)
+		return 0;
+	wt = &s->weight[i];
+	if (!*wt)
+		s->touched[s->ntouched++] = i;
+	*wt += c;
+	return *wt > INT64_MAX / 4 ? -1 : 0;
+}
+
+void
+simh_drop(struct simh *s)
+{
+	for (; s->ntouched; s->ntouched--)
+		s->weight[s->touched[s->ntouched - 1]] = 0;
+}
+
+/*
+ * The natural logarithm of x > 0 with + - * / only, the same on every
+ * machine with IEEE 754 doubles: x = m * 2^e with m in [sqrt(1/2), sqrt(2)],
+ * and ln m = 2 atanh((m - 1) / (m + 1)) by its series (|s| < 0.172: 14
+ * terms are below the last bit).
+ */
+static double
+ln(double x)
+{
+	double s, s2, t, sum;
+	int e = 0, k;
+
+	while (x >= 2) {
+		x /= 2;
+		e++;
+	}
+	while (x < 1) {
+		x *= 2;
+		e--;
+	}
+	if (x > 1.4142135623730951) {
+		x /= 2;
+		e++;
+	}
+	s = (x - 1) / (x + 1);
+	s2 = s * s;
+	t = s;
+	sum = 0;
+	for (k = 1; k < 30; k += 2) {
+		sum += t / k;
+		t *= s2;
+	}
+	return 2 * sum + e * 0.6931471805599453;
+}
+
+/* Weights of SIMH_LOG and SIMH_TFIDF are fixed point, in units of 1/65536, at least 0. */
+static uint64_t
+fixed(double x)
+{
+	return x > 0 ? (uint64_t)(x * 65536 + 0.5) : 0;
+}
+
+/* The document frequency of feature i: 0 if it has none. */
+static uint64_t
+docfreq(struct simh *s, uint32_t i)
+{
+	const char *w;
+	size_t n;
+	uint32_t d;
+
+	w = wtab_word(&s->features, i, &n);
+	return (d = wtab_find(&s->dfwords, w, n)) != WTAB_NONE ? s->df[d] : 0;
+}
+
+/* The weight of feature i for count c. */
+static uint64_t
+weigh(struct simh *s, uint32_t i, uint64_t c)
+{
+	switch (s->weighting) {
+	case SIMH_LOG:
+		return fixed(1 + ln((double)c));
+	case SIMH_BIN:
+		return 1;
+	case SIMH_TFIDF:
+		return fixed((1 + ln((double)c)) *
+		    (1 + ln(((double)s->ndocs + 1) / ((double)docfreq(s, i) + 1))));
+	}
+	return c;
+}
+
+/*
+ * The fingerprint of the weights in touched; resets them. Bit j is 1 when
+ * the sign sum S_j = 2 * P_j - W is above 0, W being the page's total weight
+ * and P_j the weight of the features whose row has bit j set: when P_j >
+ * floor(W / 2). The P_j of all bits are counted at once, bit-sliced: plane l
+ * holds bit l of every P_j, so adding a row is a few word operations (a
+ * ripple carry through the planes), and the comparison with floor(W / 2) is
+ * one pass over the planes from the top.
+ */
+static int
+fingerprint(struct simh *s, struct fp *f)
+{
+	uint64_t plane[64][2], carry, t, w, c, gt, eq, *weight = s->weight;
+	const uint32_t *touched = s->touched;
+	int64_t total = 0;
+	size_t k, ntouched = s->ntouched;
+	unsigned nplanes, i, l, h;
+
+	/* the counts become weights; raw counts are their own */
+	if (s->weighting != SIMH_RAW)
+		for (k = 0; k < ntouched; k++)
+			weight[touched[k]] = weigh(s, touched[k], weight[touched[k]]);
+	for (k = 0; k < ntouched; k++) {
+		if (total > INT64_MAX / 4 - (int64_t)weight[touched[k]]) {
+			simh_drop(s);
+			return -1;
+		}
+		total += (int64_t)weight[touched[k]];
+	}
+	/* every P_j <= W: the planes of W's bits suffice, carries never leave them */
+	for (nplanes = 1; (uint64_t)total >> nplanes; nplanes++)
+		;
+	memset(plane, 0, nplanes * sizeof plane[0]);
+	for (k = 0; k < ntouched; k++) {
+		w = weight[touched[k]];
+		weight[touched[k]] = 0;
+		/* the row times w: the row added at plane i for each bit i of w */
+		for (i = 0; w; i++, w >>= 1) {
+			if (!(w & 1))
+				continue;
+			for (h = 0; h < s->nwords; h++) {
+				carry = s->rows[touched[k]].w[h];
+				for (l = i; carry; l++) {
+					t = plane[l][h] & carry;
+					plane[l][h] ^= carry;
+					carry = t;
+				}
+			}
+		}
+	}
+	s->ntouched = 0;
+	/* P_j > c, all j at once: the first plane from the top where they differ decides */
+	c = (uint64_t)total / 2;
+	memset(f, 0, sizeof *f);
+	for (h = 0; h < s->nwords; h++) {
+		gt = 0;
+		eq = ~(uint64_t)0;
+		for (l = nplanes; l-- > 0;) {
+			if (c >> l & 1) {
+				eq &= plane[l][h];
+			} else {
+				gt |= eq & plane[l][h];
+				eq &= ~plane[l][h];
+			}
+		}
+		f->w[h] = gt;	/* bits past M are 0: their P_j is 0 */
+	}
+	return 1;
+}
+
+/* Byte order of two words. */
+static int
+cmpword(const void *x, const void *y)
+{
+	const struct simhword *a = x, *b = y;
+	int c;
+
+	if ((c = memcmp(a->w, b->w, a->n < b->n ? a->n : b->n)))
+		return c;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
+/*
+ * The I-Match signature of the features in touched; resets them. A feature
+ * without a DF, or with a DF above N, is outside the band.
+ */
+static int
+imatch(struct simh *s, struct fp *f)
+{
+	struct simhword *sel;
+	size_t k, nsel = 0;
+	uint32_t i;
+	uint64_t c;
+	double lnn, nidf;
+
+	lnn = s->ndocs > 1 ? ln((double)s->ndocs) : 0;
+	egrow(&s->sel, &s->selcap, s->ntouched + 1, sizeof *s->sel);
+	sel = s->sel;
+	for (k = 0; k < s->ntouched; k++) {
+		i = s->touched[k];
+		s->weight[i] = 0;
+		if (!(c = docfreq(s, i)) || c > s->ndocs)
+			continue;
+		nidf = lnn > 0 ? ln((double)s->ndocs / (double)c) / lnn : 0;
+		if (nidf * 100 >= s->bandlo && nidf * 100 <= s->bandhi) {
+			sel[nsel].w = wtab_word(&s->features, i, &sel[nsel].n);
+			nsel++;
+		}
+	}
+	s->ntouched = 0;
+	if (nsel == 0)
+		return 0;
+	qsort(sel, nsel, sizeof *sel, cmpword);
+	s->terms.n = 0;
+	for (k = 0; k < nsel; k++) {
+		obuf_add(&s->terms, sel[k].w, sel[k].n);
+		obuf_addc(&s->terms, '\n');
+	}
+	simh_hash(f, s->m, s->key0, s->key1, s->terms.p, s->terms.n);
+	return 1;
+}
+
+int
+simh_finish(struct simh *s, struct fp *f)
+{
+	if (s->weighting == SIMH_IMATCH)
+		return imatch(s, f);
+	return fingerprint(s, f);
+}
