@@ -31,13 +31,18 @@ setup() {
 	check 2 '' "neardup: words '0' is out of range (allowed: 1 to 16)\n" neardup -k 0 docs
 	check 2 '' "neardup: words '17' is out of range (allowed: 1 to 16)\n" neardup -k 17 docs
 	check 2 '' "neardup: size '257' is out of range (allowed: 1 to 256)\n" neardup -n 257 docs
-	check 2 '' "neardup: size 'x' is invalid\n" neardup -n x docs
-	check 2 '' "neardup: rarity '-1' is invalid\n" neardup -d -1 docs
+	check 2 '' "neardup: size 'x' is invalid (allowed: 1 to 256)\n" neardup -n x docs
+	check 2 '' "neardup: rarity '-1' is invalid (allowed: 0 to 1000000)\n" neardup -d -1 docs
+	check 2 '' "neardup: words '0000000000000000000017' is out of range (allowed: 1 to 16)\n" \
+		neardup -k 0000000000000000000017 docs
 	check 2 '' "neardup: minsize '1000000000' is out of range (allowed: 0 to 999999999)\n" neardup -m 1000000000 docs
 	check 2 '' "neardup: extract 'bogus' is invalid (main, all or raw)\n" neardup -e bogus docs
 	local t
-	for t in 2 1.05 09 x . 0.5.1 ''; do
-		check 2 '' "neardup: threshold '$t' is invalid (allowed: 0 to 1)\n" neardup -t "$t" docs
+	# as simjoin takes it (estrtofrac): no exponent, hex, sign, blank,
+	# at most 15 decimals
+	for t in 2 1.05 09 x . 0.5.1 '' 1e-1 0x.8 ' 0.5' +0.5 0.1234567890123456; do
+		check 2 '' "neardup: threshold '$t' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)\n" \
+			neardup -t "$t" docs
 	done
 	run -2 --separate-stderr neardup -x docs
 	[ "$output" = "" ]

@@ -1,0 +1,71 @@
+# pipeline.sh: what the pipeline scripts (simtool, neardup) share, read
+# with "." by each after it sets prog. POSIX sh; see simtool(7). (prog
+# comes from the script, and _num and tmp go back to it.)
+# shellcheck disable=SC2154,SC2034
+
+die() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 1
+}
+
+# number NAME VALUE MIN MAX [WHAT]: VALUE is a decimal number from MIN to
+# MAX (digits only, leading zeros allowed, of any length), else a usage
+# error naming NAME (and WHAT, what MAX is). Sets _num to its value
+# without leading zeros.
+number() {
+	case $2 in
+	''|*[!0-9]*)
+		printf "%s: %s '%s' is invalid (allowed: %s to %s%s)\n" "$prog" "$1" "$2" \
+		    "$3" "$4" "${5:+, $5}" >&2
+		exit 2 ;;
+	esac
+	_num=${2#"${2%%[!0]*}"}
+	_num=${_num:-0}
+	if [ ${#_num} -gt ${#4} ] || { [ ${#_num} -eq ${#4} ] && [ "$_num" -gt "$4" ]; } ||
+	    [ "$_num" -lt "$3" ]; then
+		printf "%s: %s '%s' is out of range (allowed: %s to %s%s)\n" "$prog" "$1" "$2" \
+		    "$3" "$4" "${5:+, $5}" >&2
+		exit 2
+	fi
+}
+
+# fraction NAME VALUE: VALUE is a decimal fraction from 0 to 1 as the tools
+# take it (estrtofrac, util.h): digits with at most one ".", at least one
+# digit, at most 15 decimals, no sign or exponent; else a usage error.
+fraction() {
+	_whole=${2%%.*} _dec=
+	case $2 in *.*) _dec=${2#*.} ;; esac
+	case $_whole$_dec in
+	''|*[!0-9]*) _bad=1 ;;
+	*)
+		_bad=
+		_whole=${_whole#"${_whole%%[!0]*}"}
+		case $_whole in
+		'') ;;
+		1) case $_dec in *[!0]*) _bad=1 ;; esac ;;
+		*) _bad=1 ;;
+		esac
+		[ ${#_dec} -le 15 ] || _bad=1 ;;
+	esac
+	if [ -n "$_bad" ]; then
+		printf "%s: %s '%s' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)\n" \
+		    "$prog" "$1" "$2" >&2
+		exit 2
+	fi
+}
+
+# maketemp: make the run's temporary directory, readable by the user only,
+# in TMPDIR (default /tmp) as PROG.PID.N, N the first number free: mkdir
+# makes it or fails, never taking an existing name or a planted link. Sets
+# tmp to its path (with ./ before a TMPDIR that begins with -).
+maketemp() {
+	_dir=${TMPDIR:-/tmp}
+	case $_dir in -*) _dir=./$_dir ;; esac
+	[ -d "$_dir" ] && [ -w "$_dir" ] || die "$_dir: cannot make temporary files"
+	_i=0
+	until (umask 077 && mkdir -- "$_dir/$prog.$$.$_i") 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 100 ] || die "$_dir: cannot make temporary files"
+	done
+	tmp=$_dir/$prog.$$.$_i
+}
