@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "fp.h"
-#include "hindex.h"
+#include "hix.h"
 #include "rdr.h"
 #include "uf.h"
 #include "util.h"

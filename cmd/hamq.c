@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "fp.h"
-#include "hindex.h"
+#include "hix.h"
 #include "rdr.h"
 #include "util.h"
 

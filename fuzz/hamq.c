@@ -12,7 +12,7 @@
 
 #include "fuzz.h"
 #include "fp.h"
-#include "hindex_impl.h"
+#include "hix_int.h"
 #include "rdr.h"
 #include "util.h"
 

@@ -19,7 +19,7 @@
 
 #include "fuzz.h"
 #include "fp.h"
-#include "hindex_impl.h"
+#include "hix_int.h"
 #include "util.h"
 
 /* Rewrite the size and checksum words of the header of the file at path. */

@@ -4,7 +4,7 @@
 
 #include "esc.h"
 #include "tok.h"
-#include "unitab.h"
+#include "tok_unitab.h"
 #include "util.h"
 
 /* lower[c] is the lowercase of ASCII letter c, 0 for any other byte. */

@@ -7,7 +7,7 @@
  * other byte separates words. With TOK_UNICODE the text is UTF-8: a word is
  * a maximal run of letters and digits (general categories L and N) with the
  * combining marks (Mn, Mc) inside or after it, lowercased by the simple
- * mapping of lib/unitab.h; a letter or digit of a script written without
+ * mapping of lib/tok_unitab.h; a letter or digit of a script written without
  * spaces (Han, Kana, Thai, Lao, Khmer, Myanmar) is a word of its own, with
  * the marks after it; everything else, invalid UTF-8 included, separates
  * words. Neither mode ever puts an underscore, space, colon, TAB, LF, CR,

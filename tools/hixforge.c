@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hindex_impl.h"
+#include "hix_int.h"
 #include "util.h"
 
 static const char synopsis[] = "reset | fan | share fingerprints indexfile";

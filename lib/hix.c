@@ -1,4 +1,4 @@
-/* hindex.c: an exact Hamming-distance index (see hindex.h, hindex_impl.h). */
+/* hix.c: an exact Hamming-distance index (see hix.h, hix_int.h). */
 #include <sys/mman.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hindex_impl.h"
+#include "hix_int.h"
 #include "util.h"
 
 /*

@@ -1,6 +1,6 @@
 /*
- * hindex_impl.h: the body of struct hix, for lib/hindex.c, lib/hixfile.c
- * and the fuzz harnesses only; tools use hindex.h.
+ * hix_int.h: the body of struct hix, for lib/hix.c, lib/hix_file.c
+ * and the fuzz harnesses only; tools use hix.h.
  *
  * The fingerprints are kept once per distinct value ("unique" u, in
  * ascending order), each with the ascending list of its input positions.
@@ -16,16 +16,16 @@
  * levels below the first, so one lookup visits a group at most once.
  *
  * Every array is addressed by offsets, never pointers, so that the index
- * can be written to a file and mapped back (lib/hixfile.c, hixfile(5)).
+ * can be written to a file and mapped back (lib/hix_file.c, hixfile(5)).
  */
-#ifndef HINDEX_IMPL_H
-#define HINDEX_IMPL_H
+#ifndef HIX_INT_H
+#define HIX_INT_H
 
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hindex.h"
+#include "hix.h"
 
 enum {
 	HIX_BIG = 64,		/* a bucket bigger than this gets a group of its own */
@@ -118,7 +118,7 @@ struct hix {
 	struct hixbuild *b;
 };
 
-/* hindex.c, for hixfile.c */
+/* hix.c, for hix_file.c */
 struct hix *hix_alloc(int owned);
 /* Is p a permutation of the first m of its FP_MAXBITS entries, the rest fixed? */
 int hix_validbitpos(const unsigned char *p, unsigned m);

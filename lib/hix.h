@@ -1,5 +1,5 @@
 /*
- * hindex.h: an exact index of fingerprints under Hamming distance.
+ * hix.h: an exact index of fingerprints under Hamming distance.
  *
  * An index holds fingerprint records (positions 0, 1, ... in input order,
  * each with its ID) and answers "which positions lie within distance d of
@@ -8,8 +8,8 @@
  * Equal fingerprints are kept once ("distinct values", numbered in
  * ascending order of value).
  */
-#ifndef HINDEX_H
-#define HINDEX_H
+#ifndef HIX_H
+#define HIX_H
 
 #include <stddef.h>
 #include <stdint.h>

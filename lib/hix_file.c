@@ -1,4 +1,4 @@
-/* hixfile.c: index files (hixfile(5)): hix_save, hix_load, mapping and checking them. */
+/* hix_file.c: index files (hixfile(5)): hix_save, hix_load, mapping and checking them. */
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hindex_impl.h"
+#include "hix_int.h"
 #include "util.h"
 
 /*
