@@ -240,6 +240,21 @@ pairs(void)
 	free(c);
 }
 
+/* Free the map and the kept matches, and leave them empty. */
+static void
+freeall(void)
+{
+	wtab_free(&map.keys);
+	wtab_free(&map.pages);
+	free(map.parpage);
+	free(map.parsize);
+	free(map.deg);
+	free(map.pagesize);
+	free(kept.m);
+	memset(&map, 0, sizeof map);
+	memset(&kept, 0, sizeof kept);
+}
+
 static const char synopsis[] = "[-l limit] -m map [file ...]";
 
 static _Noreturn void
@@ -285,12 +300,6 @@ main(int argc, char *argv[])
 	setupstdout();
 	pairs();
 	ret |= fshut(stdout, "<stdout>");
-	wtab_free(&map.keys);
-	wtab_free(&map.pages);
-	free(map.parpage);
-	free(map.parsize);
-	free(map.deg);
-	free(map.pagesize);
-	free(kept.m);
+	freeall();
 	return ret;
 }

@@ -41,25 +41,13 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	fuzz_begin(&in, d, n, 2);
 	limit = 1 + in.o2 % 16;
-	wtab_init(&keys);
-	wtab_init(&pages);
+	wtab_init(&map.keys);
+	wtab_init(&map.pages);
 	if (loadmap(in.path[0]) == 0) {
 		readmatches(in.path[1]);
 		pairs();
 		fflush(stdout);
 	}
-	wtab_free(&keys);
-	wtab_free(&pages);
-	free(parpage);
-	free(parsize);
-	free(deg);
-	free(pagesize);
-	free(match);
-	parpage = NULL;
-	parsize = NULL;
-	deg = NULL;
-	pagesize = NULL;
-	match = NULL;
-	parcap = sizecap = pagecap = nmatch = matchcap = 0;
+	freeall();
 	return 0;
 }
