@@ -26,14 +26,11 @@ static int
 load(struct join *j, const char *path)
 {
 	struct rdr r;
-	char *line;
-	ptrdiff_t n;
-	int ret = 0;
+	int ret;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	while ((n = rdr_line(&r, &line)) >= 0)
-		ret |= join_add(j, &r, line, (size_t)n);
+	ret = join_read(j, &r);
 	return rdr_close(&r) | ret;
 }
 

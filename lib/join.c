@@ -133,6 +133,18 @@ join_add(struct join *j, struct rdr *r, char *line, size_t n)
 	return 0;
 }
 
+int
+join_read(struct join *j, struct rdr *r)
+{
+	char *line;
+	ptrdiff_t n;
+	int ret = 0;
+
+	while ((n = rdr_line(r, &line)) >= 0)
+		ret |= join_add(j, r, line, (size_t)n);
+	return ret;
+}
+
 void
 join_queries(struct join *j)
 {

@@ -45,6 +45,9 @@ void join_free(struct join *j);
  */
 int join_add(struct join *j, struct rdr *r, char *line, size_t n);
 
+/* join_add each record line of r; returns 1 if one was bad, else 0. */
+int join_read(struct join *j, struct rdr *r);
+
 /* The collection is complete: the documents added from now on are queries. */
 void join_queries(struct join *j);
 
