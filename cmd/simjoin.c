@@ -114,16 +114,14 @@ putdoc(uint32_t d, uint32_t root, void *ctx)
 	flushout();
 }
 
+/*
+ * A fraction from 0 to 1 (estrtofrac) as a double: the exact decimal
+ * divided by FRAC_ONE, both exact in a double, rounds as strtod would.
+ */
 static double
 fraction(const char *s, const char *what)
 {
-	char *end;
-	double v;
-
-	v = strtod(s, &end);
-	if (end == s || *end || !(v >= 0 && v <= 1))
-		enprintf(EXIT_USAGE, "%s '%s' is invalid (allowed: 0 to 1)", what, s);
-	return v;
+	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
 }
 
 static const char synopsis[] =
