@@ -45,24 +45,24 @@ loadparts(struct join *j, char **paths, int n)
 	struct rdr r[PARTSMAX];
 	char *line;
 	ptrdiff_t len;
-	int i, open = 0, ret = 0;
+	int i, live[PARTSMAX], nlive = 0, ret = 0;
 
 	for (i = 0; i < n; i++) {
-		if (rdr_open(&r[i], paths[i]) < 0)
-			ret = 1;	/* (and r[i].buf is null: not read) */
-		else
-			open++;
+		live[i] = rdr_open(&r[i], paths[i]) == 0;
+		ret |= !live[i];
+		nlive += live[i];
 	}
-	while (open > 0) {
+	while (nlive > 0) {
 		for (i = 0; i < n; i++) {
-			if (!r[i].buf)
+			if (!live[i])
 				continue;
 			if ((len = rdr_line(&r[i], &line)) >= 0) {
 				ret |= join_add(j, &r[i], line, (size_t)len);
 				continue;
 			}
-			ret |= rdr_close(&r[i]);	/* (it sets buf to NULL) */
-			open--;
+			ret |= rdr_close(&r[i]);
+			live[i] = 0;
+			nlive--;
 		}
 	}
 	return ret;
