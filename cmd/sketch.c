@@ -6,7 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pagerec.h"
 #include "rdr.h"
 #include "sketch.h"
 #include "util.h"
@@ -19,7 +18,6 @@ static uintmax_t ndocs;
 static double tstart, tlast;
 static int tty;				/* stderr is a terminal: a line that redraws */
 static struct skbuild *build;
-static struct pagerec rec;		/* the page record being read */
 static struct obuf out;
 
 static double
@@ -47,45 +45,27 @@ progress(int end)
 	    t > tstart ? (double)ndocs / (t - tstart) : 0.0, end ? "\n" : "");
 }
 
+/* A record is done: flush a full buffer, count it. */
+static void
+done(void *ctx)
+{
+	(void)ctx;
+	if (out.n >= 1 << 16)
+		obuf_flush(&out, stdout);
+	ndocs++;
+	if (vflag)
+		progress(0);
+}
+
 static int
 sketchfile(const char *path)
 {
 	struct rdr r;
-	struct sketch s;
-	const char *p;
-	ptrdiff_t n;
-	int eol, k, ret = 0;
+	int ret;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	skb_begin(build);
-	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
-		if ((k = pagerec_chunk(&rec, &r, &p, &n, eol)) <= 0) {
-			ret |= k < 0;
-			continue;
-		}
-		skb_feed(build, p, (size_t)n);
-		if (!eol)
-			continue;
-		if (skb_end(build, &s) < 0 && !rec.bad) {
-			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
-			rec.bad = 1;
-		}
-		/* a bad record is reported, not written */
-		if (!rec.bad) {
-			s.id = rec.id.p;
-			s.idlen = rec.id.n;
-			sketch_write(&out, &s);
-			if (out.n >= 1 << 16)
-				obuf_flush(&out, stdout);
-		}
-		ret |= rec.bad;
-		ndocs++;
-		if (vflag)
-			progress(0);
-		pagerec_next(&rec);
-		skb_begin(build);
-	}
+	ret = skb_records(build, &r, &out, done, NULL);
 	return rdr_close(&r) | ret;
 }
 
@@ -139,7 +119,6 @@ main(int argc, char *argv[])
 	if (vflag)
 		progress(1);
 	skb_free(build);
-	pagerec_free(&rec);
 	free(out.p);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
