@@ -13,12 +13,16 @@
 static unsigned kwords = 5;		/* -k: words per shingle */
 static unsigned size = 128;		/* -n: hashes per sketch */
 static uint64_t seed;			/* -s */
-static int vflag;			/* progress on stderr */
-static uintmax_t ndocs;
-static double tstart, tlast;
-static int tty;				/* stderr is a terminal: a line that redraws */
 static struct skbuild *build;
 static struct obuf out;
+
+/* -v: documents done and their rate, on stderr */
+static struct {
+	int on;
+	uintmax_t ndocs;
+	double tstart, tlast;
+	int tty;			/* stderr is a terminal: a line that redraws */
+} prog;
 
 static double
 now(void)
@@ -35,14 +39,14 @@ progress(int end)
 {
 	double t;
 
-	if (!end && (!tty || (ndocs & 1023)))
+	if (!end && (!prog.tty || (prog.ndocs & 1023)))
 		return;
 	t = now();
-	if (!end && t - tlast < 1)
+	if (!end && t - prog.tlast < 1)
 		return;
-	tlast = t;
-	fprintf(stderr, "%ssketch: %ju documents, %.0f/s%s", tty ? "\r" : "", ndocs,
-	    t > tstart ? (double)ndocs / (t - tstart) : 0.0, end ? "\n" : "");
+	prog.tlast = t;
+	fprintf(stderr, "%ssketch: %ju documents, %.0f/s%s", prog.tty ? "\r" : "", prog.ndocs,
+	    t > prog.tstart ? (double)prog.ndocs / (t - prog.tstart) : 0.0, end ? "\n" : "");
 }
 
 /* A record is done: flush a full buffer, count it. */
@@ -52,8 +56,8 @@ done(void *ctx)
 	(void)ctx;
 	if (out.n >= 1 << 16)
 		obuf_flush(&out, stdout);
-	ndocs++;
-	if (vflag)
+	prog.ndocs++;
+	if (prog.on)
 		progress(0);
 }
 
@@ -97,7 +101,7 @@ main(int argc, char *argv[])
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
 		case 'v':
-			vflag = 1;
+			prog.on = 1;
 			break;
 		default:
 			usage();
@@ -108,15 +112,15 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	build = skb_new(kwords, size, seed);
-	tstart = tlast = now();
-	tty = isatty(2);
+	prog.tstart = prog.tlast = now();
+	prog.tty = isatty(2);
 	if (argc == 0)
 		ret |= sketchfile("-");
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= sketchfile(*argv);
 	if (out.n)
 		obuf_flush(&out, stdout);
-	if (vflag)
+	if (prog.on)
 		progress(1);
 	skb_free(build);
 	free(out.p);
