@@ -22,19 +22,26 @@ enum mode { PAGES, FILES, JSONL };
 
 static enum mode mode = PAGES;
 static int listdelim = -1;	/* -0, -l: the operands are lists of paths ended by it */
-static const char *idname = "id", *textname = "text";	/* -i, -t */
 static int listonly;		/* -n: write the paths a run would read instead */
-static unsigned part, parts = 1;	/* -p: with -f, read files part, part + parts, ... only */
-static int dealing = 1;		/* mine() deals files out (not inside a list entry) */
-static uintmax_t nfiles;		/* files met so far, read or not */
+/* -p: with -f, read files part, part + parts, ... only */
+static struct {
+	unsigned part, parts;
+	int on;			/* mine() deals files out (not inside a list entry) */
+	uintmax_t nfiles;	/* files met so far, read or not */
+} deal = { 0, 1, 1, 0 };
 
 /* Where the page splitter is within a page. */
 enum state { SEEK_ID, IN_TEXT };
 
 static struct obuf idline;	/* the line that may become the ID */
-static struct obuf field;	/* a decoded JSON string */
 static struct obuf out;		/* page records, written a block at a time */
-static struct json json;
+
+/* JSON Lines (-j) */
+static struct {
+	const char *idname, *textname;	/* -i, -t: the members read */
+	struct json json;
+	struct obuf field;	/* a decoded JSON string */
+} jl = { .idname = "id", .textname = "text" };
 
 /* Append n bytes of s to the output, escaped. */
 static void
@@ -144,16 +151,16 @@ putjson(const struct json_val *v)
 		putesc(v->p, v->n);	/* as written */
 		return;
 	}
-	field.n = 0;
-	json_decode(v, &field);
-	putesc(field.p, field.n);
+	jl.field.n = 0;
+	json_decode(v, &jl.field);
+	putesc(jl.field.p, jl.field.n);
 }
 
 /* JSON Lines: a bad line is reported and skipped, the others still come out. */
 static int
 jsonlines(struct rdr *r)
 {
-	const char *names[2] = { idname, textname };
+	const char *names[2] = { jl.idname, jl.textname };
 	struct json_val v[2];
 	char *line;
 	ptrdiff_t n;
@@ -164,10 +171,10 @@ jsonlines(struct rdr *r)
 		bom = r->lineno == 1 && n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3) ? 3 : 0;
 		if (blankline(line + bom, (size_t)n - bom))
 			continue;
-		json_init(&json, line + bom, (size_t)n - bom);
-		if (json_find(&json, names, v, 2) < 0) {
+		json_init(&jl.json, line + bom, (size_t)n - bom);
+		if (json_find(&jl.json, names, v, 2) < 0) {
 			weprintf("%s:%ju: invalid JSON at byte %zu: %s", r->name, r->lineno,
-			    bom + json_offset(&json) + 1, json.err);
+			    bom + json_offset(&jl.json) + 1, jl.json.err);
 			ret = 1;
 		} else if (v[0].type == JSON_ERR || v[1].type == JSON_ERR) {
 			weprintf("%s:%ju: no member \"%s\"", r->name, r->lineno,
@@ -175,11 +182,11 @@ jsonlines(struct rdr *r)
 			ret = 1;
 		} else if (v[0].type != JSON_STRING && v[0].type != JSON_NUMBER) {
 			weprintf("%s:%ju: member \"%s\" is not a string or number",
-			    r->name, r->lineno, idname);
+			    r->name, r->lineno, jl.idname);
 			ret = 1;
 		} else if (v[1].type != JSON_STRING) {
 			weprintf("%s:%ju: member \"%s\" is not a string", r->name,
-			    r->lineno, textname);
+			    r->lineno, jl.textname);
 			ret = 1;
 		} else {
 			putjson(&v[0]);
@@ -199,7 +206,7 @@ jsonlines(struct rdr *r)
 static int
 mine(void)
 {
-	return !dealing || nfiles++ % parts == part;
+	return !deal.on || deal.nfiles++ % deal.parts == deal.part;
 }
 
 /* -n: the path of a file a run would read, ended by NUL, for -0. */
@@ -347,7 +354,7 @@ dopath(const char *path, const char *id)
 	 * if another part's; one that turned into a directory since is no
 	 * file to read.
 	 */
-	if (parts > 1 && dealing) {
+	if (deal.parts > 1 && deal.on) {
 		if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			return walk(path);
 		if (!mine())
@@ -375,9 +382,9 @@ dealpath(const char *path, const char *id)
 
 	if (!mine())
 		return 0;
-	dealing = 0;
+	deal.on = 0;
 	ret = dopath(path, id);
-	dealing = 1;
+	deal.on = 1;
 	return ret;
 }
 
@@ -401,7 +408,7 @@ readlist(const char *list)
 			continue;
 		}
 		/* in a list, "-" is a file of that name, not standard input */
-		ret |= (parts > 1 ? dealpath : dopath)(strcmp(path, "-") ? path : "./-", path);
+		ret |= (deal.parts > 1 ? dealpath : dopath)(strcmp(path, "-") ? path : "./-", path);
 	}
 	return ret | rdr_close(&r);
 }
@@ -434,7 +441,7 @@ main(int argc, char *argv[])
 		case 'h':
 			return help(synopsis);
 		case 'i':
-			idname = optarg;
+			jl.idname = optarg;
 			named = 1;
 			break;
 		case 'j':
@@ -452,11 +459,11 @@ main(int argc, char *argv[])
 			if (!(slash = strchr(optarg, '/')))
 				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", optarg);
 			*slash = '\0';
-			parts = (unsigned)estrtonum(slash + 1, 1, 64, "parts");
-			part = (unsigned)estrtonum(optarg, 0, parts - 1, "part");
+			deal.parts = (unsigned)estrtonum(slash + 1, 1, 64, "parts");
+			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");
 			break;
 		case 't':
-			textname = optarg;
+			jl.textname = optarg;
 			named = 1;
 			break;
 		default:
@@ -466,8 +473,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
-	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (parts > 1 && mode != FILES) ||
-	    (listonly && (mode == JSONL || parts > 1)))
+	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode != FILES) ||
+	    (listonly && (mode == JSONL || deal.parts > 1)))
 		usage();
 	/* a list of paths cannot name standard input: its data is no file */
 	if (listonly && listdelim < 0) {

@@ -6,7 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pagerec.h"
 #include "rdr.h"
 #include "sketch.h"
 #include "util.h"
@@ -14,13 +13,16 @@
 static unsigned kwords = 5;		/* -k: words per shingle */
 static unsigned size = 128;		/* -n: hashes per sketch */
 static uint64_t seed;			/* -s */
-static int vflag;			/* progress on stderr */
-static uintmax_t ndocs;
-static double tstart, tlast;
-static int tty;				/* stderr is a terminal: a line that redraws */
 static struct skbuild *build;
-static struct pagerec rec;		/* the page record being read */
 static struct obuf out;
+
+/* -v: documents done and their rate, on stderr */
+static struct {
+	int on;
+	uintmax_t ndocs;
+	double tstart, tlast;
+	int tty;			/* stderr is a terminal: a line that redraws */
+} prog;
 
 static double
 now(void)
@@ -37,55 +39,37 @@ progress(int end)
 {
 	double t;
 
-	if (!end && (!tty || (ndocs & 1023)))
+	if (!end && (!prog.tty || (prog.ndocs & 1023)))
 		return;
 	t = now();
-	if (!end && t - tlast < 1)
+	if (!end && t - prog.tlast < 1)
 		return;
-	tlast = t;
-	fprintf(stderr, "%ssketch: %ju documents, %.0f/s%s", tty ? "\r" : "", ndocs,
-	    t > tstart ? (double)ndocs / (t - tstart) : 0.0, end ? "\n" : "");
+	prog.tlast = t;
+	fprintf(stderr, "%ssketch: %ju documents, %.0f/s%s", prog.tty ? "\r" : "", prog.ndocs,
+	    t > prog.tstart ? (double)prog.ndocs / (t - prog.tstart) : 0.0, end ? "\n" : "");
+}
+
+/* A record is done: flush a full buffer, count it. */
+static void
+done(void *ctx)
+{
+	(void)ctx;
+	if (out.n >= 1 << 16)
+		obuf_flush(&out, stdout);
+	prog.ndocs++;
+	if (prog.on)
+		progress(0);
 }
 
 static int
 sketchfile(const char *path)
 {
 	struct rdr r;
-	struct sketch s;
-	const char *p;
-	ptrdiff_t n;
-	int eol, k, ret = 0;
+	int ret;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	skb_begin(build);
-	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
-		if ((k = pagerec_chunk(&rec, &r, &p, &n, eol)) <= 0) {
-			ret |= k < 0;
-			continue;
-		}
-		skb_feed(build, p, (size_t)n);
-		if (!eol)
-			continue;
-		if (skb_end(build, &s) < 0 && !rec.bad) {
-			weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
-			rec.bad = 1;
-		}
-		/* a bad record is reported, not written */
-		if (!rec.bad) {
-			s.id = rec.id.p;
-			s.idlen = rec.id.n;
-			sketch_write(&out, &s);
-			if (out.n >= 1 << 16)
-				obuf_flush(&out, stdout);
-		}
-		ret |= rec.bad;
-		ndocs++;
-		if (vflag)
-			progress(0);
-		pagerec_next(&rec);
-		skb_begin(build);
-	}
+	ret = skb_records(build, &r, &out, done, NULL);
 	return rdr_close(&r) | ret;
 }
 
@@ -117,7 +101,7 @@ main(int argc, char *argv[])
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
 			break;
 		case 'v':
-			vflag = 1;
+			prog.on = 1;
 			break;
 		default:
 			usage();
@@ -128,18 +112,17 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	build = skb_new(kwords, size, seed);
-	tstart = tlast = now();
-	tty = isatty(2);
+	prog.tstart = prog.tlast = now();
+	prog.tty = isatty(2);
 	if (argc == 0)
 		ret |= sketchfile("-");
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= sketchfile(*argv);
 	if (out.n)
 		obuf_flush(&out, stdout);
-	if (vflag)
+	if (prog.on)
 		progress(1);
 	skb_free(build);
-	pagerec_free(&rec);
 	free(out.p);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;

@@ -1,92 +1,78 @@
 /*
- * Fuzz simjoin: sketch records of a collection (part 0) and of queries
- * (part 1) through sketch_parse and the tool's loading, weighing, joining
- * and reporting (OPT1 bit 0 and no query mode: -i, the two parts a
- * collection dealt out in turn). OPT2: bit 0 -g, bit 1 -u, bit 2 query mode (part 1 the
- * queries; -g is then off), bits 3-5 the minimum size, bit 6 -t 0 (else
- * 0.25), bit 7 -c 0.5; OPT1 >> 4 is the rarity. The pairs must be distinct,
- * ordered as simjoin(1) says, and, with up to RUNMAX documents (so that
- * the cap on a hash's run does not apply), exactly the similar pairs among
- * those that share one of the PREFIX smallest hashes of each. IDs are
- * keys: after loading, no two documents have the same ID (a duplicate in
- * one input is skipped, a query replaces the collection's document).
+ * Fuzz the join (lib/join): sketch records of a collection (part 0, and
+ * with OPT1 bit 0 and no query mode part 1 too, read after it) and of
+ * queries (part 1) through join_read, the weights, the candidates, the
+ * verification and the pairs and clusters. OPT2: bit 0 clusters, bit 1
+ * unique documents, bit 2 query mode (part 1 the queries), bits 3-5 the
+ * minimum size, bit 6 threshold 0 (else 0.25), bit 7 containment 0.5;
+ * OPT1 >> 4 is the rarity. The candidates must be distinct, ordered as
+ * join.h says, and, with up to JOIN_RUNMAX documents (so that the cap on
+ * a hash's run does not apply), the pairs exactly the similar pairs among
+ * those that share one of the JOIN_PREFIX smallest hashes of each. IDs
+ * are keys: after loading, no two documents have the same ID (a
+ * duplicate in one input is skipped, a query replaces the collection's
+ * document).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "fuzz.h"
+#include "join_int.h"
 
-#define main simjoin_main
-#include "../cmd/simjoin.c"
-#undef main
-
+/* Add the records of the file path to j. */
 static void
-reset(void)
+load(struct join *j, const char *path)
 {
-	free(ids.p);
-	memset(&ids, 0, sizeof ids);
-	free(idoff);
-	free(nsh);
-	free(hoff);
-	free(hn);
-	free(hv);
-	free(wv);
-	free(shared);
-	free(post);
-	free(reach);
-	free(reachidx);
-	shared = NULL;
-	post = NULL;
-	reach = NULL;
-	reachidx = NULL;
-	sharedmask = 0;
-	memset(&zeroslot, 0, sizeof zeroslot);
-	idoff = NULL;
-	nsh = NULL;
-	hoff = NULL;
-	hn = NULL;
-	hv = NULL;
-	wv = NULL;
-	ndocs = doccap = nhv = hvcap = ncoll = 0;
-	size = maxwhole = 0;
+	struct rdr r;
+
+	if (rdr_open(&r, path) < 0)
+		return;
+	join_read(j, &r);
+	rdr_close(&r);
 }
 
 /* Abort if two documents have the same ID. */
 static void
-distinctids(void)
+distinctids(const struct join *j)
 {
+	const char *x, *y;
 	size_t a, b, na, nb;
 
-	for (a = 0; a < ndocs; a++) {
-		na = (a + 1 < ndocs ? idoff[a + 1] : ids.n) - idoff[a];
-		for (b = a + 1; b < ndocs; b++) {
-			nb = (b + 1 < ndocs ? idoff[b + 1] : ids.n) - idoff[b];
-			if (na == nb && memcmp(ids.p + idoff[a], ids.p + idoff[b], na) == 0)
+	for (a = 0; a < j->ndocs; a++) {
+		x = join_id(j, (uint32_t)a, &na);
+		for (b = a + 1; b < j->ndocs; b++) {
+			y = join_id(j, (uint32_t)b, &nb);
+			if (na == nb && memcmp(x, y, na) == 0)
 				abort();
 		}
 	}
 }
 
-/* Do documents a and b share one of the PREFIX smallest hashes of each? */
+/* Do documents a and b share one of the JOIN_PREFIX smallest hashes of each? */
 static int
-share(size_t a, size_t b)
+share(const struct join *j, size_t a, size_t b)
 {
-	unsigned i, j, na = hn[a] < PREFIX ? hn[a] : PREFIX, nb = hn[b] < PREFIX ? hn[b] : PREFIX;
+	unsigned i, k, na = j->hn[a] < JOIN_PREFIX ? j->hn[a] : JOIN_PREFIX;
+	unsigned nb = j->hn[b] < JOIN_PREFIX ? j->hn[b] : JOIN_PREFIX;
 
 	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (hv[hoff[a] + i] == hv[hoff[b] + j])
+		for (k = 0; k < nb; k++)
+			if (j->hv[j->hoff[a] + i] == j->hv[j->hoff[b] + k])
 				return 1;
 	return 0;
 }
 
-/* A reported pair: the candidates verified, in output order. */
+/* A reported pair, as join_pairs gives it (the query first). */
 struct pair {
-	uint32_t a, b;
+	uint32_t first, second;
 	double sim;
 };
 
-/* The candidates as candidates() gives them, and the pairs among them. */
+/* The candidates as join_candidates gives them, and the pairs among them. */
 struct pairs {
+	struct join *j;
 	struct pair *p;
-	size_t n, cap, ncand;
+	size_t n, cap, ncand, next;
 	uint32_t lasta, lastb;
 };
 
@@ -94,7 +80,8 @@ static void
 visitpair(uint32_t a, uint32_t b, void *ctx)
 {
 	struct pairs *ps = ctx;
-	uint32_t first = qfile ? b : a, second = qfile ? a : b;
+	struct join *j = ps->j;
+	uint32_t first = j->queries ? b : a, second = j->queries ? a : b;
 	double sim;
 
 	/* distinct and in output order */
@@ -103,41 +90,70 @@ visitpair(uint32_t a, uint32_t b, void *ctx)
 	ps->lasta = first;
 	ps->lastb = second;
 	ps->ncand++;
-	if (a >= b || b >= ndocs || (qfile && b < ncoll))
+	if (a >= b || b >= j->ndocs || (j->queries && b < j->ncoll))
 		abort();
-	if (!similar(a, b, &sim))
+	if (!join_similar(j, a, b, &sim))
 		return;
 	if (!(sim >= 0 && sim <= 1))
 		abort();
 	egrow(&ps->p, &ps->cap, ps->n + 1, sizeof *ps->p);
-	ps->p[ps->n].a = a;
-	ps->p[ps->n].b = b;
+	ps->p[ps->n].first = first;
+	ps->p[ps->n].second = second;
 	ps->p[ps->n].sim = sim;
 	ps->n++;
 }
 
+/* join_pairs gives the pairs the candidates verified, in the same order. */
 static void
-oracle(const struct pair *p, size_t np)
+reported(uint32_t first, uint32_t second, double sim, void *ctx)
 {
-	size_t a, b, k = 0, i;
+	struct pairs *ps = ctx;
+	const struct pair *p = ps->p + ps->next;
+
+	if (ps->next >= ps->n || p->first != first || p->second != second || p->sim != sim)
+		abort();
+	ps->next++;
+}
+
+/* A document of the clusters: in input order, its root no later than it. */
+static void
+clustered(uint32_t d, uint32_t root, void *ctx)
+{
+	struct pairs *ps = ctx;
+	struct join *j = ps->j;
+
+	if (root > d || d >= j->ndocs || (j->queries && d < j->ncoll))
+		abort();
+	if (ps->ncand > 0 && d <= ps->lasta)
+		abort();
+	ps->ncand = 1;
+	ps->lasta = d;
+}
+
+static void
+oracle(struct join *j, const struct pair *p, size_t np)
+{
+	size_t a, b, k = 0, i, n = j->ndocs;
+	unsigned minsize = j->opt.minsize;
 	double sim;
 
 	/* in the order of the pairs: by a then b, or in query mode by b then a */
-	for (i = 0; i < ndocs * ndocs; i++) {
-		if (qfile) {
-			b = i / ndocs;
-			a = i % ndocs;
+	for (i = 0; i < n * n; i++) {
+		if (j->queries) {
+			b = i / n;
+			a = i % n;
 		} else {
-			a = i / ndocs;
-			b = i % ndocs;
+			a = i / n;
+			b = i % n;
 		}
-		if (a >= b || nsh[a] < minsize || nsh[b] < minsize)
+		if (a >= b || j->nsh[a] < minsize || j->nsh[b] < minsize)
 			continue;
-		if (qfile && b < ncoll)
+		if (j->queries && b < j->ncoll)
 			continue;
-		if (!share(a, b) || !similar((uint32_t)a, (uint32_t)b, &sim))
+		if (!share(j, a, b) || !join_similar(j, (uint32_t)a, (uint32_t)b, &sim))
 			continue;
-		if (k >= np || p[k].a != a || p[k].b != b || p[k].sim != sim)
+		if (k >= np || p[k].first != (j->queries ? b : a) ||
+		    p[k].second != (j->queries ? a : b) || p[k].sim != sim)
 			abort();
 		k++;
 	}
@@ -149,54 +165,46 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct fuzzin in;
-	struct pairs ps = { NULL, 0, 0, 0, 0, 0 };
+	struct join_opt opt;
+	struct join *j;
+	struct pairs ps = { 0 };
 	size_t i, doc;
+	int queries;
 
 	fuzz_begin(&in, d, n, 2);
-	gflag = in.o2 & 1;
-	uflag = in.o2 >> 1 & 1;
-	qfile = in.o2 & 4 ? in.path[1] : NULL;
-	if (qfile)
-		gflag = 0;
-	minsize = in.o2 >> 3 & 7;
-	thresh = in.o2 & 64 ? 0 : 0.25;
-	cthresh = in.o2 & 128 ? 0.5 : -1;
-	rarity = in.o1 >> 4;
-	if (in.o1 & 1 && !qfile) {
-		/* -i: the collection and part 1 dealt out in turn */
-		char *parts[2] = { (char *)in.path[0], (char *)in.path[1] };
+	queries = (in.o2 & 4) != 0;
+	opt.minsize = in.o2 >> 3 & 7;
+	opt.thresh = in.o2 & 64 ? 0 : 0.25;
+	opt.cthresh = in.o2 & 128 ? 0.5 : -1;
+	opt.rarity = in.o1 >> 4;
+	j = join_new(&opt);
+	load(j, in.path[0]);
+	if (queries)
+		join_queries(j);
+	if (queries || in.o1 & 1)
+		load(j, in.path[1]);
+	join_prepare(j);
+	for (doc = 0; doc < j->ndocs; doc++) {
+		const float *w = join_weights(j, doc);
 
-		seenreset();
-		loadparts(parts, 2);
-	} else {
-		seenreset();
-		load(in.path[0]);
-	}
-	ncoll = ndocs;
-	if (qfile) {
-		seenreset();
-		load(qfile);
-		replace();
-	}
-	seendone();
-	if (!hv)
-		hv = ecalloc(1, sizeof *hv);
-	prepare();
-	for (doc = 0; doc < ndocs; doc++) {
-		const float *w = weights(doc);
-
-		for (i = 0; i < hn[doc]; i++)
+		for (i = 0; i < j->hn[doc]; i++)
 			if (!(w[i] > 0 && w[i] <= 1))
 				abort();
 	}
-	candidates(visitpair, &ps);
-	if (ndocs <= RUNMAX) {
-		oracle(ps.p, ps.n);
-		distinctids();
+	ps.j = j;
+	join_candidates(j, visitpair, &ps);
+	if (j->ndocs <= JOIN_RUNMAX) {
+		oracle(j, ps.p, ps.n);
+		distinctids(j);
 	}
-	report();
-	fflush(stdout);
+	join_pairs(j, reported, &ps);
+	if (ps.next != ps.n)
+		abort();
+	if (in.o2 & 3) {
+		ps.ncand = 0;
+		join_clusters(j, in.o2 & 2, clustered, &ps);
+	}
 	free(ps.p);
-	reset();
+	join_free(j);
 	return 0;
 }

@@ -1,20 +1,20 @@
 /*
- * Fuzz sketch: page records (part 0) through the tool's reader and the
- * sketch builder; then each record again through the library, the text fed
+ * Fuzz sketch: page records (part 0) through skb_records, as sketch(1)
+ * reads them; then each record again through the builder, the text fed
  * whole and in chunks of OPT1 >> 4 bytes (0: one byte at a time), which must
  * give the same sketch; its record from sketch_write must read back the same
  * through sketch_parse. The words per shingle are 1 + OPT2 % 16, the size
  * 1 + OPT2 / 16 * 17 (1 to 256), the seed OPT1 >> 4.
  */
-#include "fuzz.h"
-#include "esc.h"
+#include <stdlib.h>
+#include <string.h>
 
-#define main sketch_main
-#include "../cmd/sketch.c"
-#undef main
+#include "esc.h"
+#include "fuzz.h"
+#include "sketch.h"
 
 static void
-check(struct skbuild *b, char *line, size_t n, size_t step)
+check(struct skbuild *b, unsigned size, char *line, size_t n, size_t step)
 {
 	struct sketch whole, cut, back;
 	struct obuf wrec = { 0 };
@@ -72,26 +72,29 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	struct fuzzin in;
 	struct rdr r;
 	struct skbuild *b;
+	struct obuf out = { 0 };
 	char *line;
 	ptrdiff_t len;
+	unsigned k, size;
+	uint64_t seed;
 
 	fuzz_begin(&in, d, n, 1);
-	kwords = 1 + in.o2 % SK_MAXK;
+	k = 1 + in.o2 % SK_MAXK;
 	size = 1 + in.o2 / 16 * 17;
 	seed = in.o1 >> 4;
-	build = skb_new(kwords, size, seed);
-	sketchfile(in.path[0]);
-	fflush(stdout);
-	out.n = 0;
-	pagerec_next(&rec);
-	b = skb_new(kwords, size, seed);
+	b = skb_new(k, size, seed);
+	if (rdr_open(&r, in.path[0]) == 0) {
+		skb_records(b, &r, &out, NULL, NULL);
+		rdr_close(&r);
+	}
+	if (out.n > 0 && out.p[out.n - 1] != '\n')
+		abort();
+	free(out.p);
 	if (rdr_open(&r, in.path[0]) == 0) {
 		while ((len = rdr_line(&r, &line)) >= 0)
-			check(b, line, (size_t)len, in.o1 >> 4);
+			check(b, size, line, (size_t)len, in.o1 >> 4);
 		rdr_close(&r);
 	}
 	skb_free(b);
-	skb_free(build);
-	build = NULL;
 	return 0;
 }

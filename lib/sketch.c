@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "esc.h"
+#include "pagerec.h"
 #include "siphash.h"
 #include "sketch.h"
 #include "util.h"
@@ -390,4 +391,44 @@ bad:
 	weprintf("%s:%ju: bad hash list (at most %d ascending 16-digit lowercase hex numbers, "
 	    "one space apart)", r->name, r->lineno, SK_MAXSIZE);
 	return -1;
+}
+
+int
+skb_records(struct skbuild *b, struct rdr *r, struct obuf *out,
+    void (*done)(void *), void *ctx)
+{
+	struct pagerec rec;
+	struct sketch s;
+	const char *p;
+	ptrdiff_t n;
+	int eol, k, ret = 0;
+
+	memset(&rec, 0, sizeof rec);
+	skb_begin(b);
+	while ((n = rdr_chunk(r, &p, &eol)) >= 0) {
+		if ((k = pagerec_chunk(&rec, r, &p, &n, eol)) <= 0) {
+			ret |= k < 0;
+			continue;
+		}
+		skb_feed(b, p, (size_t)n);
+		if (!eol)
+			continue;
+		if (skb_end(b, &s) < 0 && !rec.bad) {
+			weprintf("%s:%ju: bad escape in the page text", r->name, r->lineno);
+			rec.bad = 1;
+		}
+		/* a bad record is reported, not written */
+		if (!rec.bad) {
+			s.id = rec.id.p;
+			s.idlen = rec.id.n;
+			sketch_write(out, &s);
+		}
+		ret |= rec.bad;
+		if (done)
+			done(ctx);
+		pagerec_next(&rec);
+		skb_begin(b);
+	}
+	pagerec_free(&rec);
+	return ret;
 }

@@ -50,6 +50,17 @@ void skb_feed(struct skbuild *b, const char *p, size_t n);
 int skb_end(struct skbuild *b, struct sketch *s);
 
 /*
+ * Sketch each page record of r (simrec(5)), read in chunks of any length,
+ * and append its sketch record to out. A bad record (no TAB, a bad
+ * escape) is reported, naming r's file and line, and not written. After
+ * each record that had its TAB, written or not, done(ctx) is called if
+ * done is not NULL (to flush out, count, show progress). Returns 1 if a record was bad,
+ * else 0; a read error is rdr_close's to report.
+ */
+int skb_records(struct skbuild *b, struct rdr *r, struct obuf *out,
+    void (*done)(void *), void *ctx);
+
+/*
  * The definitions above, one at a time (the builder slides a window): the
  * hash of the word w[0..n) under seed, and of a shingle of k words whose
  * hashes are wh[0..k).

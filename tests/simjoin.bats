@@ -5,6 +5,7 @@
 load helper
 
 u='usage: simjoin [-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
 # sk ID NSHINGLES [HASH ...]: a sketch record, the hashes given in decimal.
@@ -44,11 +45,26 @@ setup() {
 	check 2 '' "$u" simjoin -g -q w.sk w.sk
 	check 2 '' "$u" simjoin -q w.sk
 	check 2 '' 'simjoin: queries and collection cannot both be standard input\n' simjoin -q - w.sk - </dev/null
-	check 2 '' "simjoin: threshold '1.5' is invalid (allowed: 0 to 1)\n" simjoin -t 1.5 w.sk
-	check 2 '' "simjoin: threshold 'x' is invalid (allowed: 0 to 1)\n" simjoin -t x w.sk
-	check 2 '' "simjoin: containment '-0.1' is invalid (allowed: 0 to 1)\n" simjoin -c -0.1 w.sk
+	check 2 '' "simjoin: threshold '1.5' is invalid $frac\n" simjoin -t 1.5 w.sk
+	check 2 '' "simjoin: threshold 'x' is invalid $frac\n" simjoin -t x w.sk
+	check 2 '' "simjoin: containment '-0.1' is invalid $frac\n" simjoin -c -0.1 w.sk
 	check 2 '' "simjoin: rarity '1000001' is too large (allowed: 0 to 1000000)\n" simjoin -d 1000001 w.sk
 	check 2 '' "simjoin: minimum size '-1' is invalid (allowed: 0 to 4294967295)\n" simjoin -m -1 w.sk
+}
+
+@test "simjoin: -t and -c take decimal fractions only, as fpcluster and paireval" {
+	for f in 1e-1 0x.8 ' 0.5' '0.5 ' +0.5 1.0000000000000001 0.1234567890123456 . '' inf nan; do
+		check 2 '' "simjoin: threshold '$f' is invalid $frac\n" simjoin -t "$f" w.sk
+		check 2 '' "simjoin: containment '$f' is invalid $frac\n" simjoin -c "$f" w.sk
+	done
+	check 0 'A\tB\t0.8095\n' '' simjoin -t 0.25 w.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin -t .5 w.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin -t 0.809523809523809 w.sk
+	check 0 '' '' simjoin -t 0.80952380952381 w.sk
+	check 0 '' '' simjoin -t 1 w.sk
+	check 0 'A\tB\t0.8095\nA\tD\t0.0270\nA\tE\t0.0270\nB\tD\t0.0270\nB\tE\t0.0270\nD\tE\t0.0270\n' '' simjoin -t 0 w.sk
+	check 0 'A\tB\t0.8095\n' '' simjoin -t 1 -c 0.9 w.sk
+	check 0 '' '' simjoin -t 1 -c 1 w.sk
 }
 
 @test "simjoin: pairs, clusters (-g), unique (-u)" {

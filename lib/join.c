@@ -1,0 +1,642 @@
+/*
+ * join.c: near-duplicate pairs from bottom-k sketches: candidates from
+ * shared hashes, verified by an estimate of rarity-weighted Jaccard
+ * similarity (join.h).
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "join_int.h"
+#include "radix.h"
+#include "siphash.h"
+#include "sketch.h"
+#include "uf.h"
+
+#define PASSES	16	/* count in parts of 1/16 of the hashes, by their low bits */
+
+struct join *
+join_new(const struct join_opt *opt)
+{
+	struct join *j = ecalloc(1, sizeof *j);
+
+	j->opt = *opt;
+	wtab_init(&j->seen);
+	return j;
+}
+
+/* The IDs seen in an input are forgotten at its end. */
+static void
+seendone(struct join *j)
+{
+	wtab_free(&j->seen);
+	free(j->seenfile);
+	free(j->seenline);
+	j->seenfile = NULL;
+	j->seenline = NULL;
+	j->seencap = 0;
+}
+
+void
+join_free(struct join *j)
+{
+	if (!j)
+		return;
+	seendone(j);
+	free(j->ids.p);
+	free(j->idoff);
+	free(j->nsh);
+	free(j->hoff);
+	free(j->hn);
+	free(j->hv);
+	free(j->shared);
+	free(j->post);
+	free(j->reach);
+	free(j->reachidx);
+	free(j->wv);
+	free(j);
+}
+
+/*
+ * Whether the ID s[0..n) read at r's line was seen before in this input
+ * (said); else it is now.
+ */
+static int
+duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
+{
+	size_t before = j->seen.n;
+	uint32_t id = wtab_intern(&j->seen, s, n);
+
+	if (j->seen.n == before) {
+		weprintf("%s:%ju: duplicate ID (first at %s:%ju): skipped", r->name, r->lineno,
+		    j->seenfile[id], j->seenline[id]);
+		return 1;
+	}
+	if (id == j->seencap) {
+		size_t cap = j->seencap;
+
+		egrow(&j->seenfile, &cap, id + 1, sizeof *j->seenfile);
+		egrow(&j->seenline, &j->seencap, id + 1, sizeof *j->seenline);
+	}
+	j->seenfile[id] = r->name;
+	j->seenline[id] = r->lineno;
+	return 0;
+}
+
+int
+join_add(struct join *j, struct rdr *r, char *line, size_t n)
+{
+	struct sketch s;
+	uint64_t h[SK_MAXSIZE];
+	size_t d = j->ndocs;
+
+	if (sketch_parse(r, line, n, &s, h) < 0)
+		return 1;
+	/*
+	 * A cut sketch (fewer hashes than shingles) shows the size; a
+	 * whole one must not be larger.
+	 */
+	if (s.n < s.nshingles ? (j->size && s.n != j->size) || s.n < j->maxwhole :
+	    j->size && s.n > j->size) {
+		weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
+		    r->name, r->lineno, s.n, j->size ? j->size : j->maxwhole);
+		return 1;
+	}
+	if (duplicate(j, r, s.id, s.idlen))
+		return 1;
+	if (d == UINT32_MAX - 1)
+		eprintf("%s:%ju: too many documents", r->name, r->lineno);
+	if (d == j->doccap) {
+		size_t cap = j->doccap;
+
+		egrow(&j->idoff, &cap, d + 1, sizeof *j->idoff);
+		cap = j->doccap;
+		egrow(&j->nsh, &cap, d + 1, sizeof *j->nsh);
+		cap = j->doccap;
+		egrow(&j->hoff, &cap, d + 1, sizeof *j->hoff);
+		egrow(&j->hn, &j->doccap, d + 1, sizeof *j->hn);
+	}
+	j->idoff[d] = j->ids.n;
+	obuf_add(&j->ids, s.id, s.idlen);
+	j->nsh[d] = s.nshingles;
+	j->hoff[d] = j->nhv;
+	j->hn[d] = s.n;
+	/* + 1: hv is never null, even if every page is empty */
+	egrow(&j->hv, &j->hvcap, j->nhv + s.n + 1, sizeof *j->hv);
+	memcpy(j->hv + j->nhv, s.h, s.n * sizeof *j->hv);
+	j->nhv += s.n;
+	if (s.n < s.nshingles)
+		j->size = s.n;
+	else if (s.n > j->maxwhole)
+		j->maxwhole = s.n;
+	j->ndocs++;
+	return 0;
+}
+
+int
+join_read(struct join *j, struct rdr *r)
+{
+	char *line;
+	ptrdiff_t n;
+	int ret = 0;
+
+	while ((n = rdr_line(r, &line)) >= 0)
+		ret |= join_add(j, r, line, (size_t)n);
+	return ret;
+}
+
+void
+join_queries(struct join *j)
+{
+	j->ncoll = j->ndocs;
+	j->queries = 1;
+	wtab_free(&j->seen);
+	wtab_init(&j->seen);
+}
+
+/*
+ * A document of the collection whose ID is a query's is replaced by the
+ * query (as neardup -a replaces it in a state): dropped before anything
+ * is counted, so that a batch asked again against a collection that holds
+ * it is answered as the first time. seen holds the queries' IDs.
+ */
+static void
+replace(struct join *j)
+{
+	size_t d, kept = 0, idn = 0, hvn = 0, len;
+
+	for (d = 0; d < j->ndocs; d++) {
+		len = (d + 1 < j->ndocs ? j->idoff[d + 1] : j->ids.n) - j->idoff[d];
+		if (d < j->ncoll && wtab_find(&j->seen, j->ids.p + j->idoff[d], len) != WTAB_NONE)
+			continue;
+		memmove(j->ids.p + idn, j->ids.p + j->idoff[d], len);
+		j->idoff[kept] = idn;
+		idn += len;
+		memmove(j->hv + hvn, j->hv + j->hoff[d], j->hn[d] * sizeof *j->hv);
+		j->hoff[kept] = hvn;
+		hvn += j->hn[d];
+		j->nsh[kept] = j->nsh[d];
+		j->hn[kept] = j->hn[d];
+		kept++;
+	}
+	j->ncoll -= j->ndocs - kept;
+	j->ndocs = kept;
+	j->ids.n = idn;
+	j->nhv = hvn;
+}
+
+void
+join_end(struct join *j)
+{
+	if (j->queries)
+		replace(j);
+	else
+		j->ncoll = j->ndocs;
+	seendone(j);
+	if (!j->hv)	/* no sketch at all: no arithmetic on a null pointer */
+		j->hv = ecalloc(1, sizeof *j->hv);
+}
+
+/* The first slot of h. */
+static size_t
+sharedplace(const struct join *j, uint64_t h)
+{
+	return (size_t)siphash13_u64(j->sharedk0, j->sharedk1, h) & j->sharedmask;
+}
+
+static void
+addshared(struct join *j, uint64_t h, uint64_t n)
+{
+	size_t i;
+
+	if (h == 0) {
+		j->zeroslot.n = (uint32_t)n;
+		return;
+	}
+	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
+		;
+	j->shared[i].h = h;
+	j->shared[i].n = (uint32_t)n;
+}
+
+/* The slot of h, or NULL if one sketch holds it. */
+static struct join_shared *
+findshared(struct join *j, uint64_t h)
+{
+	size_t i;
+
+	if (h == 0)
+		return j->zeroslot.n ? &j->zeroslot : NULL;
+	if (!j->shared)
+		return NULL;
+	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
+		if (j->shared[i].h == h)
+			return &j->shared[i];
+	return NULL;
+}
+
+static uint64_t
+count(struct join *j, uint64_t h)
+{
+	struct join_shared *s = findshared(j, h);
+
+	return s ? s->n : 1;
+}
+
+/*
+ * Count the hashes held by more than one sketch, a sixteenth of them at a
+ * time (sorted, then runs), so that memory beyond the sketches stays small.
+ */
+static void
+countshared(struct join *j)
+{
+	const uint64_t *hv = j->hv;
+	uint64_t *part, *dup = NULL;
+	size_t parts[PASSES] = { 0 }, most = 0, dupcap = 0, ndup = 0, n, i, k, cap;
+	size_t nhv = j->nhv;
+	unsigned p;
+
+	for (i = 0; i < nhv; i++)
+		parts[hv[i] & (PASSES - 1)]++;
+	for (p = 0; p < PASSES; p++)
+		if (parts[p] > most)
+			most = parts[p];
+	part = ereallocarray(NULL, most + 1, sizeof *part);	/* + 1: see the gather */
+	for (p = 0; p < PASSES; p++) {
+		/* without a branch: the part of a hash is as good as random */
+		for (i = n = 0; i < nhv; i++) {
+			part[n] = hv[i];
+			n += (hv[i] & (PASSES - 1)) == p;
+		}
+		radix_sort64(part, n);
+		for (i = 0; i < n; i = k) {
+			for (k = i + 1; k < n && part[k] == part[i]; k++)
+				;
+			if (k - i < 2)
+				continue;
+			egrow(&dup, &dupcap, ndup + 2, sizeof *dup);
+			dup[ndup++] = part[i];
+			dup[ndup++] = k - i;
+		}
+	}
+	free(part);
+	for (cap = 16; cap < ndup; cap *= 2)	/* ndup / 2 hashes, load <= 1/2 */
+		;
+	if (ndup) {
+		j->shared = ecalloc(cap, sizeof *j->shared);
+		j->sharedmask = cap - 1;
+		j->sharedk0 = sip_runkey(5);
+		j->sharedk1 = sip_runkey(6);
+		for (i = 0; i < ndup; i += 2)
+			addshared(j, dup[i], dup[i + 1]);
+	}
+	free(dup);
+}
+
+/* The sketches' largest hashes, sorted, for the weights. */
+static void
+reachsort(struct join *j)
+{
+	size_t d, b, ndocs = j->ndocs;
+
+	j->reach = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *j->reach);
+	for (d = 0; d < ndocs; d++)
+		j->reach[d] = j->hn[d] < j->nsh[d] ? j->hv[j->hoff[d] + j->hn[d] - 1] : UINT64_MAX;
+	radix_sort64(j->reach, ndocs);
+	for (j->reachbits = 8; j->reachbits < 24 && (size_t)1 << j->reachbits < ndocs;
+	    j->reachbits++)
+		;
+	j->reachidx = ereallocarray(NULL, ((size_t)1 << j->reachbits) + 1, sizeof *j->reachidx);
+	for (b = d = 0; b <= (size_t)1 << j->reachbits; b++) {
+		/* the first hash of bucket b; the last entry is past them all */
+		while (d < ndocs && (b == (size_t)1 << j->reachbits ||
+		    j->reach[d] >> (64 - j->reachbits) < b))
+			d++;
+		j->reachidx[b] = (uint32_t)d;
+	}
+}
+
+void
+join_count(struct join *j)
+{
+	/* calloc: the pages of documents never verified are never touched */
+	j->wv = ecalloc(j->nhv ? j->nhv : 1, sizeof *j->wv);
+	countshared(j);
+	if (j->opt.rarity > 0)
+		reachsort(j);
+	radix_free();	/* the sorts are done: their scratch goes before the runs */
+}
+
+/* How many of document d's hashes make candidates: none if it is too small to pair. */
+static unsigned
+nprefix(const struct join *j, size_t d)
+{
+	if (j->nsh[d] < j->opt.minsize)
+		return 0;
+	return j->hn[d] < JOIN_PREFIX ? j->hn[d] : JOIN_PREFIX;
+}
+
+/*
+ * The candidate runs (struct join_shared): counted, each given its place
+ * in post, then filled in input order.
+ */
+void
+join_runs(struct join *j)
+{
+	struct join_shared *s;
+	size_t d, i, total = 0;
+	unsigned k, n;
+
+	for (d = 0; d < j->ndocs; d++)
+		for (k = 0, n = nprefix(j, d); k < n; k++)
+			if ((s = findshared(j, j->hv[j->hoff[d] + k])))
+				s->ncand++;
+	for (i = 0; j->shared && i <= j->sharedmask; i++) {
+		j->shared[i].end = total;	/* its start, until it is filled */
+		total += j->shared[i].ncand;
+	}
+	j->zeroslot.end = total;
+	total += j->zeroslot.ncand;
+	j->post = ereallocarray(NULL, total ? total : 1, sizeof *j->post);
+	for (d = 0; d < j->ndocs; d++)
+		for (k = 0, n = nprefix(j, d); k < n; k++)
+			if ((s = findshared(j, j->hv[j->hoff[d] + k])))
+				j->post[s->end++] = (uint32_t)d;
+}
+
+void
+join_prepare(struct join *j)
+{
+	join_end(j);
+	join_count(j);
+	join_runs(j);
+}
+
+/* The first index of sorted v[0..n) holding a value >= x. */
+static size_t
+lowerbound(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The number of sketches whose largest hash is below h: reach is sorted,
+ * and reachidx[b] is the number of them below the first hash of bucket b
+ * (the top reachbits bits of a hash), so that a search is in one bucket.
+ */
+static size_t
+reachbelow(const struct join *j, uint64_t h)
+{
+	size_t b = (size_t)(h >> (64 - j->reachbits)), lo = j->reachidx[b];
+
+	return lo + lowerbound(j->reach + lo, j->reachidx[b + 1] - lo, h);
+}
+
+/*
+ * The weight of hash h: min(1, rarity / df), where df estimates the number
+ * of documents holding its shingle. A sketch can hold h only if h is at
+ * most its largest hash (any sketch of a page with fewer shingles than the
+ * size can), so df is the number of sketches holding h, scaled up by the
+ * share of sketches that could.
+ */
+static double
+weight(struct join *j, uint64_t h)
+{
+	double df, can;
+	unsigned rarity = j->opt.rarity;
+
+	if (rarity == 0)
+		return 1;
+	can = (double)(j->ndocs - reachbelow(j, h));
+	df = (double)count(j, h) * (double)j->ndocs / can;
+	return df <= rarity ? 1 : rarity / df;
+}
+
+/* The first index of sorted run[0..n) holding a document >= d. */
+static size_t
+position(const uint32_t *run, size_t n, uint32_t d)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (run[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int
+cmpu32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The pairs are made a document at a time (its partners, from the
+ * candidate runs of its hashes, made distinct by a mark and sorted), so
+ * that memory holds one document's partners, never all the pairs.
+ */
+void
+join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
+{
+	struct join_shared *s;
+	uint32_t *mark, *part = NULL, *run, other;
+	size_t partcap = 0, npart, d, i, k, lo, hi;
+	unsigned m, n;
+
+	/* mark[x] = d + 1: x is already a partner of d */
+	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++) {
+		npart = 0;
+		for (m = 0, n = nprefix(j, d); m < n; m++) {
+			if (!(s = findshared(j, j->hv[j->hoff[d] + m])) || s->ncand < 2)
+				continue;
+			run = j->post + s->end - s->ncand;
+			k = position(run, s->ncand, (uint32_t)d);
+			/*
+			 * In query mode d is the later of a pair: those before it
+			 * among the first RUNMAX; else the earlier: those after it
+			 * if it is among the first RUNMAX.
+			 */
+			if (j->queries) {
+				lo = 0;
+				hi = k < JOIN_RUNMAX ? k : JOIN_RUNMAX;
+			} else {
+				lo = k + 1;
+				hi = k < JOIN_RUNMAX ? s->ncand : 0;
+			}
+			for (i = lo; i < hi; i++) {
+				other = run[i];
+				if (mark[other] == d + 1)
+					continue;
+				mark[other] = (uint32_t)(d + 1);
+				egrow(&part, &partcap, npart + 1, sizeof *part);
+				part[npart++] = other;
+			}
+		}
+		for (i = 1; i < npart && part[i - 1] < part[i]; i++)
+			;
+		if (i < npart)
+			qsort(part, npart, sizeof *part, cmpu32);
+		for (i = 0; i < npart; i++) {
+			if (j->queries)
+				visit(part[i], (uint32_t)d, ctx);
+			else
+				visit((uint32_t)d, part[i], ctx);
+		}
+	}
+	free(mark);
+	free(part);
+}
+
+const float *
+join_weights(struct join *j, size_t d)
+{
+	float *w = j->wv + j->hoff[d];
+	unsigned k;
+
+	if (j->hn[d] > 0 && w[0] == 0)
+		for (k = 0; k < j->hn[d]; k++)
+			w[k] = (float)weight(j, j->hv[j->hoff[d] + k]);
+	return w;
+}
+
+/*
+ * Estimate from the union of the two sketches cut to the size: its hashes
+ * in both stand for the shared shingles. *sim gets the weighted Jaccard
+ * similarity, *nshared the hashes in both, *nunion those of the union.
+ */
+static void
+estimate(struct join *j, size_t a, size_t b, double *sim, unsigned *nshared, unsigned *nunion)
+{
+	const uint64_t *x = j->hv + j->hoff[a], *y = j->hv + j->hoff[b];
+	const float *wx = join_weights(j, a), *wy = join_weights(j, b);
+	unsigned i = 0, k = 0, u = 0, both = 0, lim = j->size ? j->size : UINT_MAX;
+	unsigned na = j->hn[a], nb = j->hn[b];
+	double num = 0, den = 0;
+
+	/*
+	 * The merge, without a branch on which side is smaller (as good as
+	 * random); the sums are made in the same order as one at a time.
+	 */
+	while (u < lim && i < na && k < nb) {
+		uint64_t xv = x[i], yv = y[k];
+		unsigned le = xv <= yv, ge = yv <= xv;
+		double w = le ? wx[i] : wy[k];
+
+		den += w;
+		num += le & ge ? w : 0;
+		both += le & ge;
+		i += le;
+		k += ge;
+		u++;
+	}
+	for (; u < lim && i < na; u++)
+		den += wx[i++];
+	for (; u < lim && k < nb; u++)
+		den += wy[k++];
+	*sim = den > 0 ? num / den : 0;
+	*nshared = both;
+	*nunion = u;
+}
+
+int
+join_similar(struct join *j, uint32_t a, uint32_t b, double *sim)
+{
+	const uint64_t *nsh = j->nsh;
+	unsigned both, u;
+	uint64_t small;
+
+	if (nsh[a] < j->opt.minsize || nsh[b] < j->opt.minsize)
+		return 0;
+	estimate(j, a, b, sim, &both, &u);
+	if (*sim >= j->opt.thresh)
+		return 1;
+	if (j->opt.cthresh < 0 || both == 0)
+		return 0;
+	/*
+	 * |A & B| = J (|A| + |B|) / (1 + J), J = both / u, compared with
+	 * the smaller set multiplied out, without a division, so that a
+	 * containment of exactly the limit is not lost to rounding.
+	 */
+	small = nsh[a] < nsh[b] ? nsh[a] : nsh[b];
+	return (double)both * (double)(nsh[a] + nsh[b]) >=
+	    j->opt.cthresh * (double)small * (double)(u + both);
+}
+
+/* Where join_pairs and join_clusters take a verified pair. */
+struct verify {
+	struct join *j;
+	void (*pair)(uint32_t, uint32_t, double, void *);
+	void *ctx;
+	uint32_t *parent;	/* the clusters, or NULL */
+};
+
+static void
+verify(uint32_t a, uint32_t b, void *ctx)
+{
+	struct verify *v = ctx;
+	double sim;
+
+	if (!join_similar(v->j, a, b, &sim))
+		return;
+	if (v->parent)
+		uf_unite(v->parent, a, b);
+	else if (v->j->queries)	/* the query comes first */
+		v->pair(b, a, sim, v->ctx);
+	else
+		v->pair(a, b, sim, v->ctx);
+}
+
+void
+join_pairs(struct join *j, void (*pair)(uint32_t, uint32_t, double, void *), void *ctx)
+{
+	struct verify v = { j, pair, ctx, NULL };
+
+	join_candidates(j, verify, &v);
+}
+
+void
+join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *), void *ctx)
+{
+	struct verify v = { j, NULL, NULL, NULL };
+	size_t d;
+	uint32_t root;
+
+	v.parent = ereallocarray(NULL, j->ndocs ? j->ndocs : 1, sizeof *v.parent);
+	uf_init(v.parent, j->ndocs);
+	join_candidates(j, verify, &v);
+	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++) {
+		root = uf_find(v.parent, (uint32_t)d);
+		if (!unique || root == d)
+			doc((uint32_t)d, root, ctx);
+	}
+	free(v.parent);
+}
+
+size_t
+join_ndocs(const struct join *j)
+{
+	return j->ndocs;
+}
+
+const char *
+join_id(const struct join *j, uint32_t d, size_t *len)
+{
+	*len = (d + 1 < j->ndocs ? j->idoff[d + 1] : j->ids.n) - j->idoff[d];
+	return j->ids.p + j->idoff[d];
+}

@@ -1,0 +1,63 @@
+/*
+ * join_int.h: the inside of struct join (join.h), for join.c and for the
+ * fuzz harness that checks it against a scan. Nobody else may use it.
+ */
+#ifndef JOIN_INT_H
+#define JOIN_INT_H
+
+#include "join.h"
+#include "util.h"
+#include "wtab.h"
+
+/*
+ * A hash held by more than one sketch, in an open-addressing table (h 0
+ * an empty slot; the hash 0 has a slot of its own): the number of
+ * sketches holding it, for its weight, and where its candidate run is:
+ * the documents that hold it among their JOIN_PREFIX smallest and may
+ * pair, in input order, post[end - ncand .. end).
+ */
+struct join_shared {
+	uint64_t h;
+	uint32_t n, ncand;
+	size_t end;
+};
+
+struct join {
+	struct join_opt opt;
+	int queries;		/* the documents from ncoll on are queries */
+
+	/* The documents, in input order: the collection, then the queries. */
+	struct obuf ids;	/* their IDs, back to back */
+	size_t *idoff;
+	uint64_t *nsh;		/* distinct shingles */
+	size_t *hoff;		/* where its hashes start in hv */
+	unsigned *hn;
+	uint64_t *hv;		/* the hashes of all sketches */
+	size_t ndocs, doccap, nhv, hvcap, ncoll;
+	unsigned size;		/* the sketches' size, from a cut one; 0 if none */
+	unsigned maxwhole;	/* the most hashes of a whole sketch */
+
+	/*
+	 * The IDs of the input being read (the collection, or the
+	 * queries), and by wtab id where each was first seen.
+	 */
+	struct wtab seen;
+	const char **seenfile;
+	uintmax_t *seenline;
+	size_t seencap;
+
+	/* Shared hashes, placed by SipHash under a key drawn for the run. */
+	struct join_shared *shared, zeroslot;
+	size_t sharedmask;
+	uint64_t sharedk0, sharedk1;
+	uint32_t *post;		/* the candidate runs */
+	uint64_t *reach;	/* each sketch's largest hash it could hold, sorted */
+	uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
+	unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
+	float *wv;		/* the weights of hv, 0 until a document's are needed */
+};
+
+/* The weights of document d's hashes, computed once. */
+const float *join_weights(struct join *j, size_t d);
+
+#endif
