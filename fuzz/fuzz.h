@@ -1,8 +1,9 @@
 /*
  * fuzz.h: what the libFuzzer harnesses share (see fuzz/README).
  *
- * A harness includes the source of the tool it fuzzes, with main renamed,
- * so it drives the tool's own parser unchanged. An input is
+ * A harness drives the library where the tool's work is there, or else
+ * includes the tool's source with main renamed, so that it drives the
+ * tool's own parser unchanged (fuzz/README). An input is
  *
  *	OPT1 OPT2 PART0 [SEP PART1 [SEP PART2 ...]]
  *
