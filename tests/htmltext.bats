@@ -256,3 +256,14 @@ P3='The third paragraph closes the story, long and plain, without links, as arti
 	printf 'a\tplain text\r\nb\t<p>html</p>\r\n' >crlf
 	check 0 'a\tplain text\nb\thtml\n' '' htmltext crlf
 }
+
+# A page of four long paragraphs (over 500 characters: the first, strictest
+# try stands) and what follows them.
+intro='<p>This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.</p>'
+introtext='This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.'
+
+@test "htmltext: class and id hints are whole tokens; heading slugs carry none" {
+	rec "<div class=\"menu\"><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div class=\"document\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"generating-reports\"><h2>Generating reports</h2><p>Reports are written once a day, after the nightly run, to the spool.</p></section><section id=\"the-tools-organization\"><h2>Tools</h2><p>Each tool is one file, with its options, a worker, and a usage line.</p></section><div class=\"unavailable\"><p>Some features are unavailable, and expectations differ.</p></div></div><div class=\"footer\">Copyright 2026</div>" >in
+	i="$introtext"'\\n\\n'
+	check 0 'p1\tGuide\\n\\n'"$i$i$i$i"'Generating reports\\n\\nReports are written once a day, after the nightly run, to the spool.\\n\\nTools\\n\\nEach tool is one file, with its options, a worker, and a usage line.\\n\\nSome features are unavailable, and expectations differ.\n' '' htmltext in
+}
