@@ -527,6 +527,7 @@ materialize(struct html *h, size_t k)
 		}
 		h->n[i].hint = e->hint;
 		h->n[i].klass = e->klass;
+		h->n[i].flags |= e->flags & HF_MAIN;
 		e->node = i;
 	}
 }
@@ -824,7 +825,7 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 	const char *v;
 	size_t k, vl, top;
 	uint32_t klass = 0;
-	int hint = 0, hidden = 0;
+	int hint = 0, hidden = 0, landmark = t == T_MAIN;
 
 	if (t == T_HTML || t == T_BODY || t == T_HEAD || t == T_FRAMESET)
 		return;
@@ -871,10 +872,13 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 			hint += hintof(at.v[A_CLASS], at.n[A_CLASS], klass);
 		if (at.v[A_ID] && !isslug(at.v[A_ID], at.n[A_ID]))
 			hint += hintof(at.v[A_ID], at.n[A_ID], 0);
-		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody"))
+		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody")) {
 			hint += 25;
+			landmark = 1;
+		}
 		if ((v = at.v[A_ROLE])) {
 			vl = at.n[A_ROLE];
+			landmark |= startsci(v, vl, "main");
 			if (startsci(v, vl, "main") || startsci(v, vl, "article"))
 				hint += 25;
 			else if (startsci(v, vl, "navigation") || startsci(v, vl, "banner") ||
@@ -921,6 +925,8 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		e->flags |= HF_INLINK;
 	if (t == T_PRE || t == T_LISTING)
 		e->flags |= HF_PRE;
+	if (landmark)
+		e->flags |= HF_MAIN;
 	e->hint = (int8_t)hint;
 	e->klass = klass;
 	e->node = 0;

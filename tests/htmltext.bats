@@ -267,3 +267,19 @@ introtext='This guide says how the program writes its reports, why it writes the
 	i="$introtext"'\\n\\n'
 	check 0 'p1\tGuide\\n\\n'"$i$i$i$i"'Generating reports\\n\\nReports are written once a day, after the nightly run, to the spool.\\n\\nTools\\n\\nEach tool is one file, with its options, a worker, and a usage line.\\n\\nSome features are unavailable, and expectations differ.\n' '' htmltext in
 }
+
+@test "htmltext: a table of packages (cells of links beside text) is not navigation" {
+	p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
+	pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
+	rec "<div class=\"nav\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Tools</h1>$p$p$p<table><tr><td><a href=\"/p/apt\">apt</a></td><td><a href=\"/v\">2.6.1</a></td><td>package manager</td></tr><tr><td><a href=\"/p/dpkg\">dpkg</a></td><td><a href=\"/v\">1.21.22</a></td><td>package manager</td></tr></table>$p</div>" >in
+	check 0 'p1\tTools\\n\\n'"$pt$pt$pt"'apt\\t2.6.1\\tpackage manager\\n\\ndpkg\\t1.21.22\\tpackage manager\\n\\n'"${pt%??????}"'\n' '' htmltext in
+}
+
+@test "htmltext: javadoc: the declared main content and its lists of members stay" {
+	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
+	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
+	r='<tr><td><a href="#f">fireTestFailure</a>(Failure failure)</td><td>Invoke to tell listeners that a test failed.</td></tr>'
+	rt='fireTestFailure(Failure failure)\\tInvoke to tell listeners that a test failed.'
+	rec "<div class=\"topNav\"><a href=\"/\">Overview</a> <a href=\"/p\">Package</a></div><main role=\"main\"><div class=\"header\"><h1>Class RunNotifier</h1></div><div class=\"contentContainer\"><div class=\"description\"><ul><li><div class=\"block\">$l$l$l$l</div></li></ul></div><div class=\"summary\"><ul><li><h3>Method Summary</h3><table>$r$r$r</table></li></ul></div></div></main><div class=\"bottomNav\"><a href=\"/\">Overview</a></div>" >in
+	check 0 'p1\t'"$lt$lt$lt$lt"'Method Summary\\n\\n'"$rt"'\\n\\n'"$rt"'\\n\\n'"$rt"'\n' '' htmltext in
+}
