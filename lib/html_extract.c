@@ -285,6 +285,18 @@ choose(const struct html *h, struct xs *x, int flags)
 		memmove(best + k + 1, best + k, (nb - 1 - k) * sizeof best[0]);
 		best[k] = i;
 	}
+	/*
+	 * A declared main content with text wins over a choice outside it:
+	 * on a short page the site's menu can outscore a line of text.
+	 */
+	for (i = 1; i < h->nn; i++)
+		if ((h->n[i].flags & HF_MAIN) && !h->skip[i] && X(i).tlen > 0)
+			break;
+	if (i < h->nn && (nb == 0 || (!(best[0] >= i && best[0] < h->n[i].end) &&
+	    !(i >= best[0] && i < h->n[best[0]].end)))) {
+		initcand(h, x, i, flags);
+		return i;
+	}
 	if (nb == 0)
 		return 0;
 	top = best[0];

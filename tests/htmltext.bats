@@ -283,3 +283,8 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<div class=\"topNav\"><a href=\"/\">Overview</a> <a href=\"/p\">Package</a></div><main role=\"main\"><div class=\"header\"><h1>Class RunNotifier</h1></div><div class=\"contentContainer\"><div class=\"description\"><ul><li><div class=\"block\">$l$l$l$l</div></li></ul></div><div class=\"summary\"><ul><li><h3>Method Summary</h3><table>$r$r$r</table></li></ul></div></div></main><div class=\"bottomNav\"><a href=\"/\">Overview</a></div>" >in
 	check 0 'p1\t'"$lt$lt$lt$lt"'Method Summary\\n\\n'"$rt"'\\n\\n'"$rt"'\\n\\n'"$rt"'\n' '' htmltext in
 }
+
+@test "htmltext: a short Sphinx page keeps its line of text, not the site menu" {
+	rec '<div class="document"><div class="body" role="main"><h1>sdst</h1><p>Instruction output.</p><p>Size: 1 dword.</p></div></div><div class="sphinxsidebar" role="navigation"><h3>Documentation</h3><ul><li>Getting Started/Tutorials, and more</li><li>User Guides, for all of the tools</li><li>Contributing to the project, step by step</li></ul></div>' >in
+	check 0 'p1\tsdst\\n\\nInstruction output.\\n\\nSize: 1 dword.\n' '' htmltext in
+}
