@@ -72,7 +72,7 @@ SOURCES = [
     ("sphinx", "TUNE", "Sphinx (sphinx13 theme)", "sphinx-doc/html", "**/*.html", sphinx, "en", "_sources"),
     ("flask", "TUNE", "Sphinx (pallets theme)", "python-flask-doc/html", "**/*.html", sphinx, "en", "_sources"),
     ("cmake", "TUNE", "Sphinx (cmake theme)", "cmake-doc/html", "**/*.html", sphinx, "en", "_sources"),
-    ("faq", "TUNE", "DocBook XSL (debian-faq)", "debian/FAQ", "*.html", docbook, "en", None),
+    ("faq", "TUNE", "DocBook XSL (debian-faq)", "debian/FAQ", "*.en.html", docbook, "en", None),
     ("maint", "TUNE", "DocBook XSL (maint-guide)", "maint-guide/html", "*.en.html", docbook, "en", None),
     ("maint-ja", "TUNE", "DocBook XSL (maint-guide)", "maint-guide-ja/html", "*.ja.html", docbook, "ja", None),
     ("jsoncpp", "TUNE", "Doxygen", "libjsoncpp-doc", "*.html", doxygen, "en", None),
