@@ -700,7 +700,7 @@ static int
 hintscan(const char *s, size_t n)
 {
 	static const char *const neg[] = {
-		"nav", "menu", "sidebar", "footer", "comment", "share", "sharing",
+		"nav", "menu", "footer", "comment", "share", "sharing",
 		"related", "breadcrumb", "cookie", "banner", "social", "widget",
 		"advert", "sponsor", "promo", "masthead", "popup", "modal",
 		"newsletter", "subscribe", "signup", "login", "pagination", "pager",

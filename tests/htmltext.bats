@@ -288,3 +288,10 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec '<div class="document"><div class="body" role="main"><h1>sdst</h1><p>Instruction output.</p><p>Size: 1 dword.</p></div></div><div class="sphinxsidebar" role="navigation"><h3>Documentation</h3><ul><li>Getting Started/Tutorials, and more</li><li>User Guides, for all of the tools</li><li>Contributing to the project, step by step</li></ul></div>' >in
 	check 0 'p1\tsdst\\n\\nInstruction output.\\n\\nSize: 1 dword.\n' '' htmltext in
 }
+
+@test "htmltext: a DocBook sidebar (a tip box) is part of the text" {
+	p='<div class="para">The apt-get command installs packages and their dependencies, and it removes them, with the same care for what the system needs.</div>'
+	pt='The apt-get command installs packages and their dependencies, and it removes them, with the same care for what the system needs.\\n\\n'
+	rec "<html><body><ul class=\"docnav\"><li><a href=\"p.html\">Prev</a></li><li><a href=\"n.html\">Next</a></li></ul><div class=\"section\"><h2>6.2. apt-get</h2>$p$p<div class=\"sidebar\"><div class=\"titlepage\"><p class=\"title\"><strong>TIP Installing a selection</strong></p></div><div class=\"para\">To install the same selection of packages on many machines, save it with dpkg.</div></div>$p$p</div>" >in
+	check 0 'p1\t6.2. apt-get\\n\\n'"$pt$pt"'TIP Installing a selection\\n\\nTo install the same selection of packages on many machines, save it with dpkg.\\n\\n'"$pt${pt%??????}"'\n' '' htmltext in
+}
