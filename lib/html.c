@@ -691,8 +691,8 @@ tokmatch(const char *t, size_t n, const char *w)
  * their tokens (runs of letters and digits, split again where a lower case
  * letter meets an upper case one): a word counts when a token is the word
  * or starts with it ("nav" in navbar, "comment" in comments), and a word of
- * seven letters or more also when a token ends with it ("sidebar" in
- * sphinxsidebar). Never inside a token: "nav" is not in unavailable,
+ * seven letters or more also when a token ends with it ("toolbar" in
+ * maintoolbar). Never inside a token: "nav" is not in unavailable,
  * "rating" not in generating, "cta" not in expectations, "main" not in
  * domain.
  */
