@@ -527,6 +527,7 @@ materialize(struct html *h, size_t k)
 		}
 		h->n[i].hint = e->hint;
 		h->n[i].klass = e->klass;
+		h->n[i].flags |= e->flags & HF_MAIN;
 		e->node = i;
 	}
 }
@@ -610,82 +611,133 @@ hashof(const char *s, size_t n)
 	return h ? h : 1;
 }
 
+static int
+isalnumc(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/*
+ * The tokens of a class or id value, at most max: runs of letters and
+ * digits, split where a lower case letter meets an upper case one. Their
+ * starts go to ts, their lengths to tl; returns how many.
+ */
+static size_t
+tokens(const char *s, size_t n, size_t *ts, size_t *tl, size_t max)
+{
+	size_t nt = 0, i, j;
+
+	for (i = 0; i < n && nt < max;) {
+		while (i < n && !isalnumc((unsigned char)s[i]))
+			i++;
+		if (i >= n)
+			break;
+		for (j = i + 1; j < n && isalnumc((unsigned char)s[j]) &&
+		    !(s[j] >= 'A' && s[j] <= 'Z' && s[j - 1] >= 'a' && s[j - 1] <= 'z'); j++)
+			;
+		ts[nt] = i;
+		tl[nt++] = j - i;
+		i = j;
+	}
+	return nt;
+}
+
+/*
+ * An id of three tokens or more is an anchor made from a heading ("the-
+ * tools-organization", Sphinx's section ids), not a role: it gives no hint.
+ */
+static int
+isslug(const char *s, size_t n)
+{
+	size_t ts[3], tl[3];
+
+	return tokens(s, n, ts, tl, 3) >= 3;
+}
+
+/* Is the token t of n bytes the word w, ignoring case? */
+static int
+tokeq(const char *t, size_t n, const char *w)
+{
+	size_t k;
+
+	for (k = 0; k < n && w[k]; k++)
+		if (lower((unsigned char)t[k]) != w[k])
+			return 0;
+	return k == n && !w[k];
+}
+
+/* Is w the token, its start, or (seven letters or more) its end? */
+static int
+tokmatch(const char *t, size_t n, const char *w)
+{
+	size_t wl = strlen(w), k;
+
+	if (n < wl)
+		return 0;
+	for (k = 0; k < wl && lower((unsigned char)t[k]) == w[k]; k++)
+		;
+	if (k == wl)
+		return 1;
+	if (wl < 7)
+		return 0;
+	for (k = 0; k < wl && lower((unsigned char)t[n - wl + k]) == w[k]; k++)
+		;
+	return k == wl;
+}
+
 /*
  * The hint of a class or id value: words of navigation, ads and other
- * boilerplate count against, words of articles for.
+ * boilerplate count against, words of articles for. Values are matched by
+ * their tokens (runs of letters and digits, split again where a lower case
+ * letter meets an upper case one): a word counts when a token is the word
+ * or starts with it ("nav" in navbar, "comment" in comments), and a word of
+ * seven letters or more also when a token ends with it ("toolbar" in
+ * maintoolbar). Never inside a token: "nav" is not in unavailable,
+ * "rating" not in generating, "cta" not in expectations, "main" not in
+ * domain.
  */
 static int
 hintscan(const char *s, size_t n)
 {
 	static const char *const neg[] = {
-		"nav", "menu", "sidebar", "footer", "comment", "share", "sharing",
+		"nav", "menu", "footer", "comment", "share", "sharing",
 		"related", "breadcrumb", "cookie", "banner", "social", "widget",
 		"advert", "sponsor", "promo", "masthead", "popup", "modal",
 		"newsletter", "subscribe", "signup", "login", "pagination", "pager",
 		"disqus", "outbrain", "taboola", "toolbar", "combx", "community",
 		"remark", "rss", "shoutbox", "skip", "agegate", "recommend",
-		"trending", "popular", "most-read", "mostread", "tags", "follow",
-		"footnote-ref", "author-bio", "byline", "dateline", "cta", "newsfeed",
+		"trending", "popular", "mostread", "tags", "follow",
+		"byline", "dateline", "cta", "newsfeed",
 		"consent", "gdpr", "header", "topbar", "hidden", "print", "rating",
 		"reply", "subnav", "tools", "tweet", "facebook", "twitter",
 	};
+	/* two-token words: "most-read", "footnote-ref", "author-bio" */
+	static const char *const neg2[][2] = {
+		{ "most", "read" }, { "footnote", "ref" }, { "author", "bio" },
+	};
+	/* short words that are whole tokens only: "ad", not "adjust" */
+	static const char *const negexact[] = { "ad", "ads", "tag", "meta" };
 	static const char *const pos[] = {
 		"article", "content", "main", "post", "entry", "body", "text",
 		"story", "blog", "hentry", "page",
 	};
-	enum { NNEG = sizeof neg / sizeof neg[0], NPOS = sizeof pos / sizeof pos[0] };
-	/* the words by their first letter: [c][0] counts them */
-	static unsigned char bynneg[26][NNEG + 1], bynpos[26][NPOS + 1], nlen[NNEG], plen[NPOS];
-	static int ready;
-	char v[256];
-	size_t i, k, ts;
-	int score = 0, isneg = 0, ispos = 0, c;
-	const unsigned char *b;
+	enum { NTOK = 32 };
+	size_t ts[NTOK], tl[NTOK], nt, j, k;
+	int isneg = 0, ispos = 0;
 
-	if (!ready) {
-		for (k = 0; k < NNEG; k++) {
-			nlen[k] = (unsigned char)strlen(neg[k]);
-			c = neg[k][0] - 'a';
-			bynneg[c][++bynneg[c][0]] = (unsigned char)k;
-		}
-		for (k = 0; k < NPOS; k++) {
-			plen[k] = (unsigned char)strlen(pos[k]);
-			c = pos[k][0] - 'a';
-			bynpos[c][++bynpos[c][0]] = (unsigned char)k;
-		}
-		ready = 1;
+	nt = tokens(s, n, ts, tl, NTOK);
+	for (k = 0; k < nt; k++) {
+		for (j = 0; !isneg && j < sizeof neg / sizeof neg[0]; j++)
+			isneg = tokmatch(s + ts[k], tl[k], neg[j]);
+		for (j = 0; !isneg && j < sizeof negexact / sizeof negexact[0]; j++)
+			isneg = tokeq(s + ts[k], tl[k], negexact[j]);
+		for (j = 0; !isneg && k + 1 < nt && j < sizeof neg2 / sizeof neg2[0]; j++)
+			isneg = tokeq(s + ts[k], tl[k], neg2[j][0]) &&
+			    tokeq(s + ts[k + 1], tl[k + 1], neg2[j][1]);
+		for (j = 0; !ispos && j < sizeof pos / sizeof pos[0]; j++)
+			ispos = tokmatch(s + ts[k], tl[k], pos[j]);
 	}
-	if (n > sizeof v - 2)
-		n = sizeof v - 2;
-	for (i = 0; i < n; i++)
-		v[i] = (char)lower((unsigned char)s[i]);
-	for (i = 0; i < n && !(isneg && ispos); i++) {
-		if (v[i] < 'a' || v[i] > 'z')
-			continue;
-		c = v[i] - 'a';
-		for (b = bynneg[c], k = 1; !isneg && k <= b[0]; k++)
-			if (i + nlen[b[k]] <= n && !memcmp(v + i, neg[b[k]], nlen[b[k]]))
-				isneg = 1;
-		for (b = bynpos[c], k = 1; !ispos && k <= b[0]; k++)
-			if (i + plen[b[k]] <= n && !memcmp(v + i, pos[b[k]], plen[b[k]]))
-				ispos = 1;
-	}
-	/* the short words only as whole words: "ad", not "shadow" or "head" */
-	for (i = 0; i < n && !isneg; i = ts + 1) {
-		while (i < n && !((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= '0' && v[i] <= '9')))
-			i++;
-		for (ts = i; ts < n && ((v[ts] >= 'a' && v[ts] <= 'z') || (v[ts] >= '0' && v[ts] <= '9')); ts++)
-			;
-		if ((ts - i == 2 && !memcmp(v + i, "ad", 2)) || (ts - i == 3 &&
-		    (!memcmp(v + i, "ads", 3) || !memcmp(v + i, "tag", 3))) ||
-		    (ts - i == 4 && !memcmp(v + i, "meta", 4)))
-			isneg = 1;
-	}
-	if (isneg)
-		score -= 25;
-	if (ispos)
-		score += 25;
-	return score;
+	return (isneg ? -25 : 0) + (ispos ? 25 : 0);
 }
 
 /*
@@ -773,7 +825,7 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 	const char *v;
 	size_t k, vl, top;
 	uint32_t klass = 0;
-	int hint = 0, hidden = 0;
+	int hint = 0, hidden = 0, landmark = t == T_MAIN;
 
 	if (t == T_HTML || t == T_BODY || t == T_HEAD || t == T_FRAMESET)
 		return;
@@ -818,12 +870,15 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 			klass = hashof(at.v[A_CLASS], at.n[A_CLASS]);
 		if (at.v[A_CLASS])
 			hint += hintof(at.v[A_CLASS], at.n[A_CLASS], klass);
-		if (at.v[A_ID])
+		if (at.v[A_ID] && !isslug(at.v[A_ID], at.n[A_ID]))
 			hint += hintof(at.v[A_ID], at.n[A_ID], 0);
-		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody"))
+		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody")) {
 			hint += 25;
+			landmark = 1;
+		}
 		if ((v = at.v[A_ROLE])) {
 			vl = at.n[A_ROLE];
+			landmark |= startsci(v, vl, "main");
 			if (startsci(v, vl, "main") || startsci(v, vl, "article"))
 				hint += 25;
 			else if (startsci(v, vl, "navigation") || startsci(v, vl, "banner") ||
@@ -870,6 +925,8 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		e->flags |= HF_INLINK;
 	if (t == T_PRE || t == T_LISTING)
 		e->flags |= HF_PRE;
+	if (landmark)
+		e->flags |= HF_MAIN;
 	e->hint = (int8_t)hint;
 	e->klass = klass;
 	e->node = 0;

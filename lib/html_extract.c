@@ -285,6 +285,18 @@ choose(const struct html *h, struct xs *x, int flags)
 		memmove(best + k + 1, best + k, (nb - 1 - k) * sizeof best[0]);
 		best[k] = i;
 	}
+	/*
+	 * A declared main content with text wins over a choice outside it:
+	 * on a short page the site's menu can outscore a line of text.
+	 */
+	for (i = 1; i < h->nn; i++)
+		if ((h->n[i].flags & HF_MAIN) && !h->skip[i] && X(i).tlen > 0)
+			break;
+	if (i < h->nn && (nb == 0 || (!(best[0] >= i && best[0] < h->n[i].end) &&
+	    !(i >= best[0] && i < h->n[best[0]].end)))) {
+		initcand(h, x, i, flags);
+		return i;
+	}
 	if (nb == 0)
 		return 0;
 	top = best[0];
@@ -324,6 +336,17 @@ choose(const struct html *h, struct xs *x, int flags)
 			initcand(h, x, top, flags);
 		}
 	}
+	/*
+	 * The page declares its main content (<main>, role=main,
+	 * itemprop=articleBody) around the choice: the declaration holds the
+	 * rest of it (a javadoc page's member lists, a Sphinx page's sections).
+	 */
+	for (a = h->n[top].parent; a != 0; a = h->n[a].parent)
+		if (h->n[a].flags & HF_MAIN) {
+			top = a;
+			initcand(h, x, top, flags);
+			break;
+		}
 	/* an only child stands for its parent */
 	for (a = h->n[top].parent; a != 0; a = h->n[top].parent) {
 		for (k = 0, c = h->n[a].first; c && k < 2; c = h->n[c].next)
@@ -417,7 +440,8 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	default:
 		return 0;
 	}
-	if (weight + (xi->cand ? xi->score : 0) < 0)
+	/* a low score: not for a block that is mostly text of few links */
+	if (weight + (xi->cand ? xi->score : 0) < 0 && xi->good * 2 < xi->tlen)
 		return 1;
 	if (xi->commas >= 10)
 		return 0;
@@ -430,8 +454,13 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		return 1;
 	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2))
 		return 1;
-	/* links inside paragraphs of text are no sign of boilerplate */
-	if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f || xi->blink * 5 > xi->tlen))
+	/*
+	 * Links inside paragraphs of text are no sign of boilerplate; nor
+	 * are cells of links in a table whose rows hold text (a table of
+	 * packages, of methods): a table goes when most of its text is links.
+	 */
+	if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f ||
+	    (t != T_TABLE && xi->blink * 5 > xi->tlen)))
 		return 1;
 	if (list && ld > 0.5f)
 		return 1;

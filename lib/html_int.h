@@ -60,7 +60,8 @@ enum {
 	HF_INLINK = 2,		/* text inside <a> */
 	HF_BLOCKKID = 4,	/* element with a block element among its children */
 	HF_PRE = 8,		/* text inside <pre> */
-	HF_HIDDEN = 16		/* open element: hidden (hidden, aria-hidden, display:none) */
+	HF_HIDDEN = 16,		/* open element: hidden (hidden, aria-hidden, display:none) */
+	HF_MAIN = 32		/* element declared the main content: <main>, role=main, itemprop=articleBody */
 };
 
 /* Tag properties. */

@@ -256,3 +256,42 @@ P3='The third paragraph closes the story, long and plain, without links, as arti
 	printf 'a\tplain text\r\nb\t<p>html</p>\r\n' >crlf
 	check 0 'a\tplain text\nb\thtml\n' '' htmltext crlf
 }
+
+# A page of four long paragraphs (over 500 characters: the first, strictest
+# try stands) and what follows them.
+intro='<p>This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.</p>'
+introtext='This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.'
+
+@test "htmltext: class and id hints are whole tokens; heading slugs carry none" {
+	rec "<div class=\"menu\"><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div class=\"document\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"generating-reports\"><h2>Generating reports</h2><p>Reports are written once a day, after the nightly run, to the spool.</p></section><section id=\"the-tools-organization\"><h2>Tools</h2><p>Each tool is one file, with its options, a worker, and a usage line.</p></section><div class=\"unavailable\"><p>Some features are unavailable, and expectations differ.</p></div></div><div class=\"footer\">Copyright 2026</div>" >in
+	i="$introtext"'\\n\\n'
+	check 0 'p1\tGuide\\n\\n'"$i$i$i$i"'Generating reports\\n\\nReports are written once a day, after the nightly run, to the spool.\\n\\nTools\\n\\nEach tool is one file, with its options, a worker, and a usage line.\\n\\nSome features are unavailable, and expectations differ.\n' '' htmltext in
+}
+
+@test "htmltext: a table of packages (cells of links beside text) is not navigation" {
+	p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
+	pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
+	rec "<div class=\"nav\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Tools</h1>$p$p$p<table><tr><td><a href=\"/p/apt\">apt</a></td><td><a href=\"/v\">2.6.1</a></td><td>package manager</td></tr><tr><td><a href=\"/p/dpkg\">dpkg</a></td><td><a href=\"/v\">1.21.22</a></td><td>package manager</td></tr></table>$p</div>" >in
+	check 0 'p1\tTools\\n\\n'"$pt$pt$pt"'apt\\t2.6.1\\tpackage manager\\n\\ndpkg\\t1.21.22\\tpackage manager\\n\\n'"${pt%??????}"'\n' '' htmltext in
+}
+
+@test "htmltext: javadoc: the declared main content and its lists of members stay" {
+	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
+	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
+	r='<tr><td><a href="#f">fireTestFailure</a>(Failure failure)</td><td>Invoke to tell listeners that a test failed.</td></tr>'
+	rt='fireTestFailure(Failure failure)\\tInvoke to tell listeners that a test failed.'
+	rec "<div class=\"topNav\"><a href=\"/\">Overview</a> <a href=\"/p\">Package</a></div><main role=\"main\"><div class=\"header\"><h1>Class RunNotifier</h1></div><div class=\"contentContainer\"><div class=\"description\"><ul><li><div class=\"block\">$l$l$l$l</div></li></ul></div><div class=\"summary\"><ul><li><h3>Method Summary</h3><table>$r$r$r</table></li></ul></div></div></main><div class=\"bottomNav\"><a href=\"/\">Overview</a></div>" >in
+	check 0 'p1\t'"$lt$lt$lt$lt"'Method Summary\\n\\n'"$rt"'\\n\\n'"$rt"'\\n\\n'"$rt"'\n' '' htmltext in
+}
+
+@test "htmltext: a short Sphinx page keeps its line of text, not the site menu" {
+	rec '<div class="document"><div class="body" role="main"><h1>sdst</h1><p>Instruction output.</p><p>Size: 1 dword.</p></div></div><div class="sphinxsidebar" role="navigation"><h3>Documentation</h3><ul><li>Getting Started/Tutorials, and more</li><li>User Guides, for all of the tools</li><li>Contributing to the project, step by step</li></ul></div>' >in
+	check 0 'p1\tsdst\\n\\nInstruction output.\\n\\nSize: 1 dword.\n' '' htmltext in
+}
+
+@test "htmltext: a DocBook sidebar (a tip box) is part of the text" {
+	p='<div class="para">The apt-get command installs packages and their dependencies, and it removes them, with the same care for what the system needs.</div>'
+	pt='The apt-get command installs packages and their dependencies, and it removes them, with the same care for what the system needs.\\n\\n'
+	rec "<html><body><ul class=\"docnav\"><li><a href=\"p.html\">Prev</a></li><li><a href=\"n.html\">Next</a></li></ul><div class=\"section\"><h2>6.2. apt-get</h2>$p$p<div class=\"sidebar\"><div class=\"titlepage\"><p class=\"title\"><strong>TIP Installing a selection</strong></p></div><div class=\"para\">To install the same selection of packages on many machines, save it with dpkg.</div></div>$p$p</div>" >in
+	check 0 'p1\t6.2. apt-get\\n\\n'"$pt$pt"'TIP Installing a selection\\n\\nTo install the same selection of packages on many machines, save it with dpkg.\\n\\n'"$pt${pt%??????}"'\n' '' htmltext in
+}
