@@ -330,12 +330,10 @@ warc_next(struct warc *w)
 			obuf_set(&w->uri, v, (size_t)(e - v));
 		} else if ((v = field(w->line.p, "Content-Length"))) {
 			const char *err;
-			long long n = parsenum(v, 0, (long long)(w->max < INT64_MAX ? w->max : INT64_MAX), &err);
+			long long n = parsenum(v, 0, INT64_MAX, &err);
 
 			if (err)
-				return !strcmp(err, "too large") ?
-				    badn(w, "Content-Length exceeds %llu bytes", (unsigned long long)w->max) :
-				    bad(w, "invalid Content-Length");
+				return bad(w, "invalid Content-Length");
 			w->left = (uint64_t)n;
 			haslen = 1;
 		} else if ((v = field(w->line.p, "Content-Type"))) {
@@ -353,6 +351,14 @@ warc_next(struct warc *w)
 		return bad(w, "no Content-Length");
 	obuf_addc(&w->uri, '\0');
 	w->uri.n--;
+	/* its end is known: skip it, and the next one follows */
+	if (w->left > w->max) {
+		if (finish(w, WARC_SKIP) == WARC_BAD)
+			return WARC_BAD;
+		snprintf(w->why_buf, sizeof w->why_buf, "Content-Length exceeds %llu bytes",
+		    (unsigned long long)w->max);
+		return reject(w, w->why_buf);
+	}
 	if (!strcmp(w->type, "conversion")) {
 		w->why = NULL;
 		kind = WARC_DOC;

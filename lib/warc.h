@@ -35,8 +35,8 @@
  * HTML). Other record types (warcinfo, request, metadata,
  * revisit, continuation) are skipped.
  *
- * Bad records: no version line where one is due, no Content-Length or
- * one over max, a header line over 8 kB or a header over 64 kB, a block
+ * Bad records: no version line where one is due, no Content-Length, one
+ * over max (its block is skipped, read but not kept), a header line over 8 kB or a header over 64 kB, a block
  * cut short by the end of input, a block not followed by its two line
  * ends (a wrong Content-Length), a document without WARC-Target-URI.
  * After one the next record is looked for at the next line that is a
