@@ -1,10 +1,11 @@
 /*
  * docsplit: documents as users hold them (page files, one document per
- * file, JSON Lines; files, directories, lists of paths) into page records
- * "ID<TAB>TEXT".
+ * file, JSON Lines, WARC; files, directories, lists of paths; gzip or
+ * not) into page records "ID<TAB>TEXT".
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@
 #include "esc.h"
 #include "json.h"
 #include "rdr.h"
+#include "sniff.h"
 #include "util.h"
+#include "warc.h"
 
 /* How a file is read. */
 enum mode { PAGES, FILES, JSONL };
@@ -27,6 +30,10 @@ static int listonly;		/* -n: write the paths a run would read instead */
 static unsigned part, parts = 1;	/* -p: with -f, read files part, part + parts, ... only */
 static int dealing = 1;		/* mine() deals files out (not inside a list entry) */
 static uintmax_t nfiles;		/* files met so far, read or not */
+static int allfiles;		/* -a: read binary files too */
+static int verbose;		/* -v: name what is skipped */
+static uint64_t maxsize = 256 << 20;	/* -m: the cap on a decompressed file, a WARC record */
+static uintmax_t nbinary, nrecskip;	/* binary files, WARC records skipped */
 
 /* Where the page splitter is within a page. */
 enum state { SEEK_ID, IN_TEXT };
@@ -35,6 +42,7 @@ static struct obuf idline;	/* the line that may become the ID */
 static struct obuf field;	/* a decoded JSON string */
 static struct obuf out;		/* page records, written a block at a time */
 static struct json json;
+static struct obuf record;	/* a WARC record's text, held until it ended well */
 
 /* Append n bytes of s to the output, escaped. */
 static void
@@ -212,13 +220,86 @@ putpath(const char *path)
 	return 0;
 }
 
-/* Read the open file r in the chosen mode; id is its path as given. */
+/*
+ * A WARC file: each document record comes out whole once its end was
+ * found, the others are counted; the cap holds per record, not per file.
+ */
+static int
+warcfile(struct rdr *r)
+{
+	struct warc w;
+	const char *p;
+	ptrdiff_t n;
+	size_t i;
+	int k, ret = 0;
+
+	rdr_gzmax(r, UINT64_MAX);
+	warc_init(&w, r, maxsize);
+	while (!ferror(stdout) && (k = warc_next(&w)) != WARC_END) {
+		if (k == WARC_DOC) {
+			obuf_set(&record, w.prefix.p, w.prefix.n);
+			while ((n = warc_read(&w, &p)) >= 0)
+				obuf_add(&record, p, (size_t)n);
+			if ((k = warc_done(&w)) == WARC_DOC && !allfiles &&
+			    sniff_binary(record.p + w.prefix.n, record.n - w.prefix.n)) {
+				k = WARC_SKIP;
+				w.why = "binary";
+			}
+		}
+		switch (k) {
+		case WARC_DOC:
+			putesc(w.uri.p, w.uri.n);
+			obuf_addc(&out, '\t');
+			for (i = 0; i < record.n; i += (size_t)n) {
+				n = record.n - i < 1 << 16 ? (ptrdiff_t)(record.n - i) : 1 << 16;
+				putesc(record.p + i, (size_t)n);
+			}
+			obuf_addc(&out, '\n');
+			break;
+		case WARC_SKIP:
+			nrecskip++;
+			if (verbose && w.why)
+				weprintf("%s: WARC record at byte %ju: %s, skipped", r->name,
+				    w.off, w.why);
+			break;
+		case WARC_BAD:
+			/* a gzip error cutting the file was reported */
+			if (!r->err || strcmp(w.why, "truncated"))
+				weprintf("%s: WARC record at byte %ju: %s", r->name, w.off, w.why);
+			ret = 1;
+			break;
+		}
+	}
+	warc_free(&w);
+	/* a large record's memory goes back */
+	if (record.cap > 1 << 20) {
+		free(record.p);
+		memset(&record, 0, sizeof record);
+	}
+	return ret;
+}
+
+/*
+ * Read the open file r in the chosen mode, decompressed if gzip, as a
+ * collection if WARC; id is its path as given. A binary file is no
+ * document.
+ */
 static int
 readfile(struct rdr *r, const char *id)
 {
+	const char *p;
+	size_t n;
 	int ret = 0;
 
-	switch (mode) {
+	rdr_gunzip(r, maxsize);
+	n = rdr_peek(r, SNIFF_LEN, &p);
+	if (warc_is(p, n)) {
+		ret = warcfile(r);
+	} else if (!allfiles && sniff_binary(p, n)) {
+		nbinary++;
+		if (verbose)
+			weprintf("%s: binary, skipped", r->name);
+	} else switch (mode) {
 	case PAGES:
 		pages(r);
 		break;
@@ -406,7 +487,8 @@ readlist(const char *list)
 	return ret | rdr_close(&r);
 }
 
-static const char synopsis[] = "[-0fjln] [-i name] [-p part/parts] [-t name] [file ...]";
+static const char synopsis[] =
+    "[-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -421,11 +503,14 @@ main(int argc, char *argv[])
 	char *slash;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0fhi:jlnp:t:")) != -1) {
+	while ((c = getopt(argc, argv, "0afhi:jlm:np:t:v")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
 			lists |= 1;
+			break;
+		case 'a':
+			allfiles = 1;
 			break;
 		case 'f':
 			mode = FILES;
@@ -445,6 +530,9 @@ main(int argc, char *argv[])
 			listdelim = '\n';
 			lists |= 2;
 			break;
+		case 'm':
+			maxsize = (uint64_t)estrtonum(optarg, 1, LLONG_MAX, "max");
+			break;
 		case 'n':
 			listonly = 1;
 			break;
@@ -458,6 +546,9 @@ main(int argc, char *argv[])
 		case 't':
 			textname = optarg;
 			named = 1;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		default:
 			usage();
@@ -485,6 +576,8 @@ main(int argc, char *argv[])
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
 	obuf_flush(&out, stdout);
+	if (verbose && (nbinary || nrecskip))
+		weprintf("%ju binary files skipped, %ju WARC records skipped", nbinary, nrecskip);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }
