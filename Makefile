@@ -185,7 +185,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
 	parsplit parjoin wtab \
-	html paireval sketch simjoin inflate
+	html paireval sketch simjoin inflate warc
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread
