@@ -352,9 +352,9 @@ rdr_gunzip(struct rdr *r, uint64_t max)
 		return 0;
 	r->z = emalloc(sizeof *r->z);
 	inf_init(r->z, INF_GZIP, max);
-	r->zin = emalloc(BLOCK);
 	/* the bytes read so far are the first of the compressed input */
 	n = r->end - r->pos;
+	r->zin = emalloc(n > BLOCK ? n : BLOCK);
 	memcpy(r->zin, r->buf + r->pos, n);
 	inf_input(r->z, r->zin, n);
 	r->zeof = r->eof;
