@@ -531,7 +531,8 @@ main(int argc, char *argv[])
 			lists |= 2;
 			break;
 		case 'm':
-			maxsize = (uint64_t)estrtonum(optarg, 1, LLONG_MAX, "max");
+			/* a file is told by its first bytes, which the cap must allow */
+			maxsize = (uint64_t)estrtonum(optarg, 65536, LLONG_MAX, "max");
 			break;
 		case 'n':
 			listonly = 1;

@@ -696,13 +696,13 @@ b'
 }
 
 @test "docsplit: a gzip bomb stops at the cap, the other documents come out" {
-	repeat a 100000 | gzip -n >bomb.gz
+	repeat a 10000000 | gzip -n >bomb.gz
 	printf 'after\n' >b.txt
-	check 1 "bomb.gz\t$(repeat a 1000)\nb.txt\tafter\\\\n\n" \
-		'docsplit: bomb.gz: gzip: exceeds 1000 bytes\n' docsplit -f -m 1000 bomb.gz b.txt
+	check 1 "bomb.gz\t$(repeat a 65536)\nb.txt\tafter\\\\n\n" \
+		'docsplit: bomb.gz: gzip: exceeds 65536 bytes\n' docsplit -f -m 65536 bomb.gz b.txt
 	# the cap is per file; the default takes this one whole
 	run -0 docsplit -f bomb.gz
-	[ "${#output}" -eq 100008 ]
+	[ "${#output}" -eq 10000008 ]
 }
 
 @test "docsplit: a truncated gzip member is reported, its text kept" {
@@ -729,9 +729,10 @@ b'
 		docsplit -f g.gz
 }
 
-@test "docsplit -m: a cap of 1 or more" {
-	check 2 '' "docsplit: max '0' is too small (allowed: 1 to 9223372036854775807)\n" docsplit -m 0
-	check 2 '' "docsplit: max 'x' is invalid (allowed: 1 to 9223372036854775807)\n" docsplit -m x
+@test "docsplit -m: a cap of 64 KiB or more" {
+	check 2 '' "docsplit: max '65535' is too small (allowed: 65536 to 9223372036854775807)\n" \
+		docsplit -m 65535
+	check 2 '' "docsplit: max 'x' is invalid (allowed: 65536 to 9223372036854775807)\n" docsplit -m x
 }
 
 # ---- binary files (issue 18, 4) ----
@@ -834,19 +835,26 @@ crawlbad='WARC record at byte 569: no CR LF CR LF after its block (a wrong Conte
 
 @test "docsplit: WARC records over the cap, garbage, truncation" {
 	{
-		warcrec conversion http://big/ text/plain 'twenty bytes of text'
+		warcrec conversion http://big/ text/plain "$(repeat b 70000)"
 		printf 'garbage line\r\n'
 		warcrec conversion http://ok/ text/plain 'ok'
-		printf 'WARC/1.0\r\nContent-Length: 99\r\n\r\ncut'
+		printf 'WARC/1.0\r\nContent-Length: 99999\r\n\r\ncut'
 	} >w.warc
 	check 1 'http://ok/\tok\n' "$(printf '%s\\n' \
-		'docsplit: w.warc: WARC record at byte 0: Content-Length exceeds 10 bytes' \
-		'docsplit: w.warc: WARC record at byte 165: no WARC/1.0 or WARC/1.1 line' \
-		'docsplit: w.warc: WARC record at byte 324: truncated')" \
-		docsplit -m 10 w.warc
-	check 1 'http://big/\ttwenty bytes of text\nhttp://ok/\tok\n' \
-		'docsplit: w.warc: WARC record at byte 165: no WARC/1.0 or WARC/1.1 line\ndocsplit: w.warc: WARC record at byte 324: truncated\n' \
+		'docsplit: w.warc: WARC record at byte 0: Content-Length exceeds 65536 bytes' \
+		'docsplit: w.warc: WARC record at byte 70148: no WARC/1.0 or WARC/1.1 line' \
+		'docsplit: w.warc: WARC record at byte 70307: truncated')" \
+		docsplit -m 65536 w.warc
+	check 1 "http://big/\t$(repeat b 70000)\nhttp://ok/\tok\n" \
+		'docsplit: w.warc: WARC record at byte 70148: no WARC/1.0 or WARC/1.1 line\ndocsplit: w.warc: WARC record at byte 70307: truncated\n' \
 		docsplit w.warc
+	# gzip'd, the cap holds per record, not for the file
+	gzip -n <w.warc >w.gz
+	check 1 'http://ok/\tok\n' "$(printf '%s\\n' \
+		'docsplit: w.gz: WARC record at byte 0: Content-Length exceeds 65536 bytes' \
+		'docsplit: w.gz: WARC record at byte 70148: no WARC/1.0 or WARC/1.1 line' \
+		'docsplit: w.gz: WARC record at byte 70307: truncated')" \
+		docsplit -m 65536 w.gz
 }
 
 @test "docsplit: a WARC record without URI; a binary payload; -a" {
