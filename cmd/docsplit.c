@@ -237,7 +237,9 @@ warcfile(struct rdr *r)
 	warc_init(&w, r, maxsize);
 	while (!ferror(stdout) && (k = warc_next(&w)) != WARC_END) {
 		if (k == WARC_DOC) {
-			obuf_set(&record, w.prefix.p, w.prefix.n);
+			record.n = 0;
+			if (w.prefix.n > 0)	/* memcpy from a null pointer is undefined, even of 0 */
+				obuf_add(&record, w.prefix.p, w.prefix.n);
 			while ((n = warc_read(&w, &p)) >= 0)
 				obuf_add(&record, p, (size_t)n);
 			if ((k = warc_done(&w)) == WARC_DOC && !allfiles &&
