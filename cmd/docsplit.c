@@ -1,10 +1,11 @@
 /*
  * docsplit: documents as users hold them (page files, one document per
- * file, JSON Lines; files, directories, lists of paths) into page records
- * "ID<TAB>TEXT".
+ * file, JSON Lines, WARC; files, directories, lists of paths; gzip or
+ * not) into page records "ID<TAB>TEXT".
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@
 #include "esc.h"
 #include "json.h"
 #include "rdr.h"
+#include "sniff.h"
 #include "util.h"
+#include "warc.h"
 
 /* How a file is read. */
 enum mode { PAGES, FILES, JSONL };
@@ -29,6 +32,14 @@ static struct {
 	int on;			/* mine() deals files out (not inside a list entry) */
 	uintmax_t nfiles;	/* files met so far, read or not */
 } deal = { 0, 1, 1, 0 };
+/* What is read as a document, what is skipped */
+static struct {
+	int all;		/* -a: read binary files too */
+	int verbose;		/* -v: name what is skipped */
+	uint64_t max;		/* -m: the cap on a decompressed file, a WARC record */
+	uintmax_t nbinary, nrecskip;	/* binary files, WARC records skipped */
+	struct obuf record;	/* a WARC record's text, held until it ended well */
+} doc = { 0, 0, (uint64_t)256 << 20, 0, 0, { 0 } };
 
 /* Where the page splitter is within a page. */
 enum state { SEEK_ID, IN_TEXT };
@@ -219,13 +230,88 @@ putpath(const char *path)
 	return 0;
 }
 
-/* Read the open file r in the chosen mode; id is its path as given. */
+/*
+ * A WARC file: each document record comes out whole once its end was
+ * found, the others are counted; the cap holds per record, not per file.
+ */
+static int
+warcfile(struct rdr *r)
+{
+	struct warc w;
+	const char *p;
+	ptrdiff_t n;
+	size_t i;
+	int k, ret = 0;
+
+	rdr_gzmax(r, UINT64_MAX);
+	warc_init(&w, r, doc.max);
+	while (!ferror(stdout) && (k = warc_next(&w)) != WARC_END) {
+		if (k == WARC_DOC) {
+			doc.record.n = 0;
+			if (w.prefix.n > 0)	/* memcpy from a null pointer is undefined, even of 0 */
+				obuf_add(&doc.record, w.prefix.p, w.prefix.n);
+			while ((n = warc_read(&w, &p)) >= 0)
+				obuf_add(&doc.record, p, (size_t)n);
+			if ((k = warc_done(&w)) == WARC_DOC && !doc.all &&
+			    sniff_binary(doc.record.p + w.prefix.n, doc.record.n - w.prefix.n)) {
+				k = WARC_SKIP;
+				w.why = "binary";
+			}
+		}
+		switch (k) {
+		case WARC_DOC:
+			putesc(w.uri.p, w.uri.n);
+			obuf_addc(&out, '\t');
+			for (i = 0; i < doc.record.n; i += (size_t)n) {
+				n = doc.record.n - i < 1 << 16 ? (ptrdiff_t)(doc.record.n - i) : 1 << 16;
+				putesc(doc.record.p + i, (size_t)n);
+			}
+			obuf_addc(&out, '\n');
+			break;
+		case WARC_SKIP:
+			doc.nrecskip++;
+			if (doc.verbose && w.why)
+				weprintf("%s: WARC record at byte %ju: %s, skipped", r->name,
+				    w.off, w.why);
+			break;
+		case WARC_BAD:
+			/* a gzip error cutting the file was reported */
+			if (!r->err || strcmp(w.why, "truncated"))
+				weprintf("%s: WARC record at byte %ju: %s", r->name, w.off, w.why);
+			ret = 1;
+			break;
+		}
+	}
+	warc_free(&w);
+	/* a large record's memory goes back */
+	if (doc.record.cap > 1 << 20) {
+		free(doc.record.p);
+		memset(&doc.record, 0, sizeof doc.record);
+	}
+	return ret;
+}
+
+/*
+ * Read the open file r in the chosen mode, decompressed if gzip, as a
+ * collection if WARC; id is its path as given. A binary file is no
+ * document.
+ */
 static int
 readfile(struct rdr *r, const char *id)
 {
+	const char *p;
+	size_t n;
 	int ret = 0;
 
-	switch (mode) {
+	rdr_gunzip(r, doc.max);
+	n = rdr_peek(r, SNIFF_LEN, &p);
+	if (warc_is(p, n)) {
+		ret = warcfile(r);
+	} else if (!doc.all && sniff_binary(p, n)) {
+		doc.nbinary++;
+		if (doc.verbose)
+			weprintf("%s: binary, skipped", r->name);
+	} else switch (mode) {
 	case PAGES:
 		pages(r);
 		break;
@@ -413,7 +499,8 @@ readlist(const char *list)
 	return ret | rdr_close(&r);
 }
 
-static const char synopsis[] = "[-0fjln] [-i name] [-p part/parts] [-t name] [file ...]";
+static const char synopsis[] =
+    "[-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -428,11 +515,14 @@ main(int argc, char *argv[])
 	char *slash;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0fhi:jlnp:t:")) != -1) {
+	while ((c = getopt(argc, argv, "0afhi:jlm:np:t:v")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
 			lists |= 1;
+			break;
+		case 'a':
+			doc.all = 1;
 			break;
 		case 'f':
 			mode = FILES;
@@ -452,6 +542,10 @@ main(int argc, char *argv[])
 			listdelim = '\n';
 			lists |= 2;
 			break;
+		case 'm':
+			/* a file is told by its first bytes, which the cap must allow */
+			doc.max = (uint64_t)estrtonum(optarg, 65536, LLONG_MAX, "max");
+			break;
 		case 'n':
 			listonly = 1;
 			break;
@@ -465,6 +559,9 @@ main(int argc, char *argv[])
 		case 't':
 			jl.textname = optarg;
 			named = 1;
+			break;
+		case 'v':
+			doc.verbose = 1;
 			break;
 		default:
 			usage();
@@ -492,6 +589,8 @@ main(int argc, char *argv[])
 	for (; argc > 0 && !ferror(stdout); argc--, argv++)
 		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
 	obuf_flush(&out, stdout);
+	if (doc.verbose && (doc.nbinary || doc.nrecskip))
+		weprintf("%ju binary files skipped, %ju WARC records skipped", doc.nbinary, doc.nrecskip);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }

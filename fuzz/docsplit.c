@@ -3,7 +3,10 @@
  * page file, whole file -f, JSON Lines -j); with bit 2 of OPT2, parts 0
  * and 1 are named in a list (-l) read instead; with bit 3, that list
  * ends its paths with NUL (-0); with bit 4, the files are listed (-n),
- * not read.
+ * not read; with bit 5, binary files are read (-a), with bit 6 what is
+ * skipped is named (-v). The cap on a gzip file or WARC record (-m) is
+ * 2^(16 + (OPT1 >> 4 & 7)) bytes, its least and up, so that bombs and
+ * caps are met quickly.
  */
 #include "fuzz.h"
 
@@ -21,6 +24,9 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	fuzz_begin(&in, d, n, 3);
 	mode = modes[in.o2 & 3];
+	allfiles = (in.o2 & 32) != 0;
+	verbose = (in.o2 & 64) != 0;
+	maxsize = (uint64_t)65536 << (in.o1 >> 4 & 7);
 	listonly = (in.o2 & 16) != 0;
 	if (in.o2 & 4) {
 		listdelim = in.o2 & 8 ? '\0' : '\n';

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inflate.h"
 #include "rdr.h"
 #include "util.h"
 
@@ -81,15 +82,84 @@ rdr_close(struct rdr *r)
 	if (r->fd >= 0 && !r->isstdin)
 		close(r->fd);
 	free(r->buf);
+	free(r->z);
+	free(r->zin);
 	r->buf = NULL;
+	r->z = NULL;
+	r->zin = NULL;
 	return r->err;
+}
+
+/* read(2) of up to n bytes; 0 at end of input or after a read error (reported, r->err set). */
+static size_t
+rawread(struct rdr *r, void *p, size_t n)
+{
+	ssize_t k;
+
+	while ((k = read(r->fd, p, n)) < 0) {
+		if (errno != EINTR) {
+			weprintf("%s: read error:", r->name);
+			r->err = 1;
+			return 0;
+		}
+	}
+	return (size_t)k;
+}
+
+/* The gzip input is at its end, or failed: report what is wrong, once. */
+static void
+gzend(struct rdr *r)
+{
+	char msg[128];
+
+	if (r->z->err) {
+		weprintf("%s: gzip: %s", r->name, inf_strerror(r->z, msg, sizeof msg));
+		r->err = 1;
+	} else if (r->z->garbage) {
+		weprintf("%s: gzip: trailing garbage at byte %ju ignored", r->name,
+		    (uintmax_t)(r->z->garbage - 1));
+		r->err = 1;
+	}
+}
+
+/* Decompress up to n bytes to p; 0 at the end of the gzip input or on an error. */
+static size_t
+gzread(struct rdr *r, char *p, size_t n)
+{
+	ptrdiff_t m;
+	size_t k;
+
+	while (r->zn == 0) {
+		if ((m = inf_read(r->z, &r->zp)) > 0) {
+			r->zn = (size_t)m;
+			break;
+		}
+		if (m == 0 && !r->zeof) {
+			if ((k = rawread(r, r->zin, BLOCK)) > 0)
+				inf_input(r->z, r->zin, k);
+			else if (r->err)
+				return 0;	/* a read error, reported */
+			else
+				r->zeof = 1;
+			continue;
+		}
+		if (m == 0)
+			inf_finish(r->z);
+		gzend(r);
+		return 0;
+	}
+	k = r->zn < n ? r->zn : n;
+	memcpy(p, r->zp, k);
+	r->zp += k;
+	r->zn -= k;
+	return k;
 }
 
 /* Read more input after the r->end bytes kept at the front; 0 at end of input. */
 static size_t
 fill(struct rdr *r)
 {
-	ssize_t n;
+	size_t n;
 
 	if (r->eof)
 		return 0;
@@ -97,21 +167,14 @@ fill(struct rdr *r)
 		r->cap *= 2;
 		r->buf = erealloc(r->buf, r->cap + 1);
 	}
-	for (;;) {
-		n = read(r->fd, r->buf + r->end, r->cap - r->end);
-		if (n >= 0)
-			break;
-		if (errno != EINTR) {
-			weprintf("%s: read error:", r->name);
-			r->err = 1;
-			n = 0;
-			break;
-		}
-	}
+	if (r->z)
+		n = gzread(r, r->buf + r->end, r->cap - r->end);
+	else
+		n = rawread(r, r->buf + r->end, r->cap - r->end);
 	if (n == 0)
 		r->eof = 1;
-	r->end += (size_t)n;
-	return (size_t)n;
+	r->end += n;
+	return n;
 }
 
 /* Move unread bytes to the front of the buffer. */
@@ -120,6 +183,7 @@ compact(struct rdr *r)
 {
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->base += r->pos;
 		r->end -= r->pos;
 		r->pos = 0;
 	}
@@ -191,6 +255,7 @@ rdr_chunk(struct rdr *r, const char **p, int *eol)
 	size_t n;
 
 	if (r->pos == r->end) {
+		r->base += r->end;
 		r->pos = r->end = 0;
 		if (!fill(r)) {
 			if (!r->atbol) {	/* final line without LF */
@@ -225,6 +290,7 @@ rdr_block(struct rdr *r, const char **p)
 	size_t n;
 
 	if (r->pos == r->end) {
+		r->base += r->end;
 		r->pos = r->end = 0;
 		if (!fill(r))
 			return -1;
@@ -233,4 +299,74 @@ rdr_block(struct rdr *r, const char **p)
 	n = r->end - r->pos;
 	r->pos = r->end;
 	return (ptrdiff_t)n;
+}
+
+ptrdiff_t
+rdr_take(struct rdr *r, int delim, size_t max, const char **p)
+{
+	const char *d;
+	size_t n;
+
+	if (r->pos == r->end) {
+		r->base += r->end;
+		r->pos = r->end = 0;
+		if (!fill(r))
+			return -1;
+	}
+	*p = r->buf + r->pos;
+	n = r->end - r->pos;
+	if (n > max)
+		n = max;
+	if (delim >= 0 && (d = memchr(*p, delim, n)))
+		n = (size_t)(d - *p) + 1;
+	r->pos += n;
+	return (ptrdiff_t)n;
+}
+
+size_t
+rdr_peek(struct rdr *r, size_t want, const char **p)
+{
+	if (want > BLOCK)
+		want = BLOCK;
+	if (r->cap - r->pos < want)
+		compact(r);
+	while (r->end - r->pos < want && fill(r))
+		;
+	*p = r->buf + r->pos;
+	return r->end - r->pos;
+}
+
+uintmax_t
+rdr_tell(const struct rdr *r)
+{
+	return r->base + r->pos;
+}
+
+int
+rdr_gunzip(struct rdr *r, uint64_t max)
+{
+	const char *p;
+	size_t n = rdr_peek(r, 3, &p);
+
+	if (n < 3 || memcmp(p, "\x1f\x8b\x08", 3))
+		return 0;
+	r->z = emalloc(sizeof *r->z);
+	inf_init(r->z, INF_GZIP, max);
+	/* the bytes read so far are the first of the compressed input */
+	n = r->end - r->pos;
+	r->zin = emalloc(n > BLOCK ? n : BLOCK);
+	memcpy(r->zin, r->buf + r->pos, n);
+	inf_input(r->z, r->zin, n);
+	r->zeof = r->eof;
+	r->eof = 0;
+	r->base = 0;
+	r->pos = r->end = 0;
+	return 1;
+}
+
+void
+rdr_gzmax(struct rdr *r, uint64_t max)
+{
+	if (r->z)
+		r->z->max = max;
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct inflate;
+
 struct rdr {
 	int fd;
 	int isstdin;		/* opened as "-": rdr_close leaves fd open */
@@ -14,6 +16,13 @@ struct rdr {
 	uintmax_t lineno;	/* number of the line being read, from 1 */
 	int atbol;		/* the next byte starts a line */
 	int eof, err;
+	uintmax_t base;		/* offset in the stream read of buf[0] */
+	/* rdr_gunzip: the decompressor, its input and output not yet taken */
+	struct inflate *z;
+	unsigned char *zin;
+	const unsigned char *zp;
+	size_t zn;
+	int zeof;
 };
 
 /* Open path ("-" is stdin). On failure print a diagnostic and return -1. */
@@ -74,5 +83,39 @@ ptrdiff_t rdr_peekline(struct rdr *r, const char **line);
 
 /* Raw blocks: the next bytes of input, any length > 0; -1 at end. */
 ptrdiff_t rdr_block(struct rdr *r, const char **p);
+
+/*
+ * The next bytes of input, at most max (> 0) of them, up to and
+ * including the first byte delim if it is among them (delim -1: none);
+ * never more than the buffer holds, so the buffer does not grow. The
+ * caller looks at the last byte to know whether delim ended them.
+ * Returns their number (> 0), or -1 at end of input.
+ */
+ptrdiff_t rdr_take(struct rdr *r, int delim, size_t max, const char **p);
+
+/*
+ * The first bytes not read yet, at least want of them (at most 64 kB)
+ * unless the input ends first, left unread. Returns how many there are.
+ */
+size_t rdr_peek(struct rdr *r, size_t want, const char **p);
+
+/* The offset in the stream read (decompressed, after rdr_gunzip) of the next byte. */
+uintmax_t rdr_tell(const struct rdr *r);
+
+/*
+ * If the input, from where it is read next, is gzip (it starts with the
+ * bytes 1f 8b 08), read it decompressed from there on: every reader
+ * above then gives the decompressed bytes, at most max of them. Call
+ * before anything else is read. Returns 1 if gzip, else 0.
+ *
+ * A gzip error is reported once, "name: gzip: what at byte N", N the
+ * offset in the compressed file (or "exceeds max bytes"); the input
+ * ends there, after all the bytes decoded before it, and r->err is set.
+ * Trailing garbage after the last member is reported the same way
+ * ("trailing garbage at byte N ignored"), after all of the text.
+ */
+int rdr_gunzip(struct rdr *r, uint64_t max);
+/* The cap on the decompressed bytes, changed (with rdr_gunzip only). */
+void rdr_gzmax(struct rdr *r, uint64_t max);
 
 #endif

@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]\n'
+u='usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]\n'
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -100,12 +100,12 @@ u='usage: docsplit [-0fjln] [-i name] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit: escaping of TAB, backslash, CR, NUL and LF in the text" {
 	printf 'I\nt\\a\tb\0c\rd\ne\n' >in
-	check 0 'I\tt\\\\a\\tb\\0c\\rd\\ne\\n\n' '' docsplit in
+	check 0 'I\tt\\\\a\\tb\\0c\\rd\\ne\\n\n' '' docsplit -a in
 }
 
 @test "docsplit: escaping of TAB, backslash, CR and NUL in the ID" {
 	printf 'a\\b\tc\0d\re \r\nx' >in
-	check 0 'a\\\\b\\tc\\0d\\re\tx\n' '' docsplit in
+	check 0 'a\\\\b\\tc\\0d\\re\tx\n' '' docsplit -a in
 }
 
 @test "docsplit: high bytes pass as they are" {
@@ -151,7 +151,7 @@ load faults
 
 @test "docsplit: NUL bytes and bytes >= 0x80 in ID and text" {
 	printf '\0\377I\200D\0\n\0x\377\f\200\n' >f
-	check 0 '\\0\377I\200D\\0\t\\0x\377\n\200\t\n' '' docsplit f
+	check 0 '\\0\377I\200D\\0\t\\0x\377\n\200\t\n' '' docsplit -a f
 }
 
 @test "docsplit: a 50 MB line" {
@@ -207,7 +207,7 @@ load faults
 @test "docsplit -f: the ID is the path as given, escaped; the text escaped" {
 	mkdir sub
 	printf 'a\tb\\c\0d\re\n' >'sub/x y'
-	check 0 './sub//x y\ta\\tb\\\\c\\0d\\re\\n\n' '' docsplit -f './sub//x y'
+	check 0 './sub//x y\ta\\tb\\\\c\\0d\\re\\n\n' '' docsplit -fa './sub//x y'
 }
 
 @test "docsplit -f: standard input is the document -" {
@@ -669,4 +669,209 @@ b'
 	printf 'd\0f\0' >list
 	check 0 'd/a\t1\nd/b\t2\n' '' docsplit -0f -p 0/2 list
 	check 0 'f\t3\n' '' docsplit -0f -p 1/2 list
+}
+
+# ---- gzip (issue 18, 3) ----
+
+@test "docsplit: a gzip document reads as its plain twin, under its own path" {
+	printf 'hello\tworld\nline two\n' >a.txt
+	gzip -n <a.txt >a.txt.gz
+	check 0 'a.txt\thello\\tworld\\nline two\\n\na.txt.gz\thello\\tworld\\nline two\\n\n' '' \
+		docsplit -f a.txt a.txt.gz
+	# the file's name does not matter, its bytes do
+	cp a.txt.gz data
+	check 0 'data\thello\\tworld\\nline two\\n\n' '' docsplit -f data
+	check 0 '-\thello\\tworld\\nline two\\n\n' '' docsplit -f - <a.txt.gz
+}
+
+@test "docsplit: gzip page files, JSON Lines, lists and members" {
+	printf 'A\na\n\fB\nb\n' | gzip -n >pages.gz
+	check 0 'A\ta\\n\nB\tb\\n\n' '' docsplit pages.gz
+	printf '{"id":"x","text":"y"}\n' | gzip -n >d.jsonl.gz
+	check 0 'x\ty\n' '' docsplit -j d.jsonl.gz
+	printf 'one\n' | gzip -n >m
+	printf 'two\n' | gzip -n >>m
+	printf 'm\n' >list
+	check 0 'm\tone\\ntwo\\n\n' '' docsplit -lf list
+}
+
+@test "docsplit: a gzip bomb stops at the cap, the other documents come out" {
+	repeat a 10000000 | gzip -n >bomb.gz
+	printf 'after\n' >b.txt
+	check 1 "bomb.gz\t$(repeat a 65536)\nb.txt\tafter\\\\n\n" \
+		'docsplit: bomb.gz: gzip: exceeds 65536 bytes\n' docsplit -f -m 65536 bomb.gz b.txt
+	# the cap is per file; the default takes this one whole
+	run -0 docsplit -f bomb.gz
+	[ "${#output}" -eq 10000008 ]
+}
+
+@test "docsplit: a truncated gzip member is reported, its text kept" {
+	printf 'hello world\n' | gzip -n >full.gz
+	size=$(wc -c <full.gz)
+	head -c $((size - 8)) full.gz >cut.gz
+	printf 'B\n' >b
+	check 1 'cut.gz\thello world\\n\nb\tB\\n\n' \
+		"docsplit: cut.gz: gzip: unexpected end of input at byte $((size - 8))\n" \
+		docsplit -f cut.gz b
+	# a damaged member: a bad block type in the first block
+	printf '\037\213\010\000\000\000\000\000\000\003\007' >bad.gz
+	check 1 'bad.gz\t\n' 'docsplit: bad.gz: gzip: invalid block type at byte 10\n' docsplit -f bad.gz
+}
+
+@test "docsplit: a .gz file that is no gzip is read as it is; trailing garbage" {
+	printf 'plain\n' >not.gz
+	printf '\037\213 not gzip\n' >magic2.gz
+	check 0 'not.gz\tplain\\n\n' '' docsplit -f not.gz
+	printf 'text\n' | gzip -n >g.gz
+	size=$(wc -c <g.gz)
+	printf 'junk' >>g.gz
+	check 1 'g.gz\ttext\\n\n' "docsplit: g.gz: gzip: trailing garbage at byte $size ignored\n" \
+		docsplit -f g.gz
+}
+
+@test "docsplit -m: a cap of 64 KiB or more" {
+	check 2 '' "docsplit: max '65535' is too small (allowed: 65536 to 9223372036854775807)\n" \
+		docsplit -m 65535
+	check 2 '' "docsplit: max 'x' is invalid (allowed: 65536 to 9223372036854775807)\n" docsplit -m x
+}
+
+# ---- binary files (issue 18, 4) ----
+
+binaries() {
+	printf '\177ELF\002\001\001\000\000\000\000\000copy\n' >cp
+	printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >pic.png
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n<!-- callout 21 -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n<svg xmlns="http://www.w3.org/2000/svg"><text>21</text></svg>\n' >21.svg
+	printf 'caf\351 cr\350me\n' >latin1.txt
+	: >empty
+	printf '%%PDF-1.4\n' >doc.pdf
+	printf '<?xml version="1.0"?>\n<book><para>prose</para></book>\n' >book.xml
+}
+
+@test "docsplit: binary files are skipped, text of any encoding kept" {
+	binaries
+	check 0 'latin1.txt\tcaf\351 cr\350me\\n\nempty\t\nbook.xml\t<?xml version="1.0"?>\\n<book><para>prose</para></book>\\n\n' '' \
+		docsplit -f cp pic.png 21.svg latin1.txt empty doc.pdf book.xml
+}
+
+@test "docsplit -v: names the binary files skipped and counts them" {
+	binaries
+	printf 'PNG inside' >x
+	cat pic.png | gzip -n >pic.png.gz
+	check 0 'latin1.txt\tcaf\351 cr\350me\\n\n' \
+		'docsplit: cp: binary, skipped\ndocsplit: pic.png: binary, skipped\ndocsplit: pic.png.gz: binary, skipped\ndocsplit: 21.svg: binary, skipped\ndocsplit: 4 binary files skipped, 0 WARC records skipped\n' \
+		docsplit -fv cp pic.png pic.png.gz 21.svg latin1.txt
+	# nothing skipped, nothing said
+	check 0 'latin1.txt\tcaf\351 cr\350me\\n\n' '' docsplit -fv latin1.txt
+}
+
+@test "docsplit -a: binary files are documents" {
+	binaries
+	check 0 'cp\t\177ELF\002\001\001\\0\\0\\0\\0\\0copy\\n\n' '' docsplit -fa cp
+}
+
+# ---- WARC (issue 18, 5) ----
+
+# warcrec TYPE URI CONTENT-TYPE BLOCK [DELTA]: one WARC/1.1 record whose
+# block is the printf %b of BLOCK, its Content-Length off by DELTA.
+warcrec() {
+	printf '%b' "$4" >block
+	printf 'WARC/1.1\r\nWARC-Type: %s\r\n' "$1"
+	if [ -n "$2" ]; then printf 'WARC-Target-URI: %s\r\n' "$2"; fi
+	if [ -n "$3" ]; then printf 'Content-Type: %s\r\n' "$3"; fi
+	printf 'WARC-Record-ID: <urn:uuid:1>\r\nContent-Length: %d\r\n\r\n' \
+		$(($(wc -c <block) + ${5:-0}))
+	cat block
+	printf '\r\n\r\n'
+}
+
+# A crawl: warcinfo, request, an HTML response in Latin-1, a response
+# whose Content-Length is 3 short (bad), a WET conversion, a PNG, a 404,
+# a chunked response, a text resource (URI in angle brackets, as 1.0 has
+# it). With gz, one gzip member per record.
+crawl() {
+	local gz=${1:-cat} h='application/http; msgtype=response'
+
+	{
+		warcrec warcinfo '' application/warc-fields 'software: t\r\n' | $gz
+		warcrec request http://a/ 'application/http; msgtype=request' \
+			'GET / HTTP/1.1\r\nHost: a\r\n\r\n' | $gz
+		warcrec response http://a/ "$h" \
+			'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>caf\351</p>' | $gz
+		warcrec response http://bad/ "$h" 'HTTP/1.1 200 OK\r\n\r\nshort' -3 | $gz
+		warcrec conversion http://b/ text/plain 'plain\ttext\n' | $gz
+		warcrec response http://png/ "$h" 'HTTP/1.0 200 OK\r\nContent-Type: image/png\r\n\r\nPNG' | $gz
+		warcrec response http://gone/ "$h" 'HTTP/1.1 404 Not Found\r\n\r\nno' | $gz
+		warcrec response http://ch/ "$h" 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n' | $gz
+		warcrec resource '<http://r/>' 'text/plain' 'res' | $gz
+	}
+}
+
+crawlout='http://a/\t<!DOCTYPE html><meta charset="ISO-8859-1"><p>caf\351</p>\nhttp://b/\tplain\\ttext\\n\nhttp://r/\tres\n'
+crawlbad='WARC record at byte 569: no CR LF CR LF after its block (a wrong Content-Length?)\n'
+
+@test "docsplit: a WARC file: documents out, a bad record reported, the rest go on" {
+	crawl >c.warc
+	check 1 "$crawlout" "docsplit: c.warc: $crawlbad" docsplit c.warc
+	# whatever the mode
+	check 1 "$crawlout" "docsplit: c.warc: $crawlbad" docsplit -f c.warc
+}
+
+@test "docsplit: a .warc.gz of one gzip member per record reads the same" {
+	crawl 'gzip -n' >c.warc.gz
+	check 1 "$crawlout" "docsplit: c.warc.gz: $crawlbad" docsplit -f c.warc.gz
+	# one member for the whole file too
+	crawl | gzip -n >one.gz
+	check 1 "$crawlout" "docsplit: one.gz: $crawlbad" docsplit -f one.gz
+}
+
+@test "docsplit -v: the WARC records skipped for a reason, and the counts" {
+	crawl >c.warc
+	check 1 "$crawlout" "docsplit: c.warc: $crawlbad$(printf '%s\\n' \
+		'docsplit: c.warc: WARC record at byte 914: not text (image/png), skipped' \
+		'docsplit: c.warc: WARC record at byte 1128: HTTP status 404, skipped' \
+		'docsplit: c.warc: WARC record at byte 1324: chunked HTTP payload, skipped' \
+		'docsplit: 0 binary files skipped, 5 WARC records skipped')" docsplit -v c.warc
+}
+
+@test "docsplit: WARC records over the cap, garbage, truncation" {
+	{
+		warcrec conversion http://big/ text/plain "$(repeat b 70000)"
+		printf 'garbage line\r\n'
+		warcrec conversion http://ok/ text/plain 'ok'
+		printf 'WARC/1.0\r\nContent-Length: 99999\r\n\r\ncut'
+	} >w.warc
+	check 1 'http://ok/\tok\n' "$(printf '%s\\n' \
+		'docsplit: w.warc: WARC record at byte 0: Content-Length exceeds 65536 bytes' \
+		'docsplit: w.warc: WARC record at byte 70148: no WARC/1.0 or WARC/1.1 line' \
+		'docsplit: w.warc: WARC record at byte 70307: truncated')" \
+		docsplit -m 65536 w.warc
+	check 1 "http://big/\t$(repeat b 70000)\nhttp://ok/\tok\n" \
+		'docsplit: w.warc: WARC record at byte 70148: no WARC/1.0 or WARC/1.1 line\ndocsplit: w.warc: WARC record at byte 70307: truncated\n' \
+		docsplit w.warc
+	# gzip'd, the cap holds per record, not for the file
+	gzip -n <w.warc >w.gz
+	check 1 'http://ok/\tok\n' "$(printf '%s\\n' \
+		'docsplit: w.gz: WARC record at byte 0: Content-Length exceeds 65536 bytes' \
+		'docsplit: w.gz: WARC record at byte 70148: no WARC/1.0 or WARC/1.1 line' \
+		'docsplit: w.gz: WARC record at byte 70307: truncated')" \
+		docsplit -m 65536 w.gz
+}
+
+@test "docsplit: a WARC record without URI; a binary payload; -a" {
+	{
+		warcrec conversion '' text/plain 'no id'
+		warcrec resource http://x/ text/plain 'a\0b'
+	} >w.warc
+	check 1 '' 'docsplit: w.warc: WARC record at byte 0: no WARC-Target-URI\n' docsplit w.warc
+	check 1 'http://x/\ta\\0b\n' 'docsplit: w.warc: WARC record at byte 0: no WARC-Target-URI\n' \
+		docsplit -a w.warc
+}
+
+@test "docsplit: a .warc.gz cut inside a member: one gzip error" {
+	crawl 'gzip -n' >c.warc.gz
+	size=$(wc -c <c.warc.gz)
+	head -c $((size - 30)) c.warc.gz >cut.warc.gz
+	check 1 'http://a/\t<!DOCTYPE html><meta charset="ISO-8859-1"><p>caf\351</p>\nhttp://b/\tplain\\ttext\\n\n' \
+		"docsplit: cut.warc.gz: gzip: unexpected end of input at byte $((size - 30))\ndocsplit: cut.warc.gz: $crawlbad" \
+		docsplit cut.warc.gz
 }
