@@ -24,9 +24,9 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	fuzz_begin(&in, d, n, 3);
 	mode = modes[in.o2 & 3];
-	allfiles = (in.o2 & 32) != 0;
-	verbose = (in.o2 & 64) != 0;
-	maxsize = (uint64_t)65536 << (in.o1 >> 4 & 7);
+	doc.all = (in.o2 & 32) != 0;
+	doc.verbose = (in.o2 & 64) != 0;
+	doc.max = (uint64_t)65536 << (in.o1 >> 4 & 7);
 	listonly = (in.o2 & 16) != 0;
 	if (in.o2 & 4) {
 		listdelim = in.o2 & 8 ? '\0' : '\n';
