@@ -198,19 +198,32 @@ FUZZ_SECONDS = 10
 
 san: $(TOOLS:%=$(SANDIR)/bin/%) $(DEVTOOLS:%=$(SANDIR)/bin/%)
 
-$(SANDIR)/bin/%: cmd/%.c $(LIBSRC) $(LIBHDR)
-	@mkdir -p $(SANDIR)/bin
-	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -o $@ $< $(LIBSRC)
+# The library is compiled once for each sanitizer build, then linked.
+SANLIB = $(SANDIR)/libsim.a
+SANOBJ = $(LIBSRC:%.c=$(SANDIR)/obj/%.o)
 
-$(SANDIR)/bin/%: tools/%.c tools/rng.h $(LIBSRC) $(LIBHDR)
+$(SANDIR)/obj/lib/%.o: lib/%.c $(LIBHDR)
+	@mkdir -p $(SANDIR)/obj/lib
+	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(SANLIB): $(SANOBJ)
+	rm -f $@
+	ar rcs $@ $(SANOBJ)
+
+$(SANDIR)/bin/%: cmd/%.c $(SANLIB) $(LIBHDR)
 	@mkdir -p $(SANDIR)/bin
-	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -o $@ $< $(LIBSRC)
+	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -o $@ $< $(SANLIB)
+
+$(SANDIR)/bin/%: tools/%.c tools/rng.h $(SANLIB) $(LIBHDR)
+	@mkdir -p $(SANDIR)/bin
+	$(SANCC) $(WARN) $(CPPFLAGS) $(SANFLAGS) -o $@ $< $(SANLIB)
 
 # One build and one run of the suite per compiler; both run, and a failure
 # of either fails san-check.
 san-check: lint
 	@st=0; for c in $(SANCCS); do \
-		$(MAKE) --no-print-directory san SANCC=$$c || exit 1; \
+		$(MAKE) --no-print-directory -j"$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" \
+			san SANCC=$$c || exit 1; \
 		echo "san-check: the tests on the $$c sanitizer build ($(BUILD)/san-$$c/bin)"; \
 		PATH="$$(pwd)/$(BUILD)/san-$$c/bin:$$(pwd)/pipelines:$$PATH" LC_ALL=C \
 			$(SANENV) sh tests/run || { st=1; echo "san-check: $$c: failed"; }; \

@@ -27,12 +27,25 @@ sigpipe() {
 
 # asuser CMD [ARG ...]: run CMD under a user that file permissions apply to:
 # as we are, or as nobody if we are root (skip if that cannot be done).
+# As nobody, the pipeline scripts and the tools they run are copies in a
+# directory of /tmp that nobody can read: the checkout may be under one
+# only root can enter, as /root is.
 asuser() {
+	local tools st=0 t
+
 	if [ "$(id -u)" -ne 0 ]; then
 		"$@"
-	else
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+		return
 	fi
+	tools=$(mktemp -d /tmp/asuser.XXXXXX) || return 1
+	cp -- "$(dirname -- "$(command -v neardup)")"/* "$tools"/
+	for t in docsplit htmltext sketch simjoin ndstate; do
+		cp -- "$(command -v "$t")" "$tools"/
+	done
+	chmod -R a+rX "$tools"
+	PATH="$tools:$PATH" setpriv --reuid=65534 --regid=65534 --clear-groups "$@" || st=$?
+	rm -rf -- "$tools"
+	return "$st"
 }
 
 needasuser() {

@@ -5,7 +5,7 @@
 load helper
 load neardocs
 
-u='usage: neardup [-cuvw] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
+u='usage: neardup [-bcuvw] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
@@ -708,4 +708,14 @@ interrupt() {
 	check 1 '' 'sketch: <stdout>: write error: File too large\n' \
 		bash -c 'set -o pipefail; (ulimit -f 0; exec neardup -j -a st d.jsonl) 2>&1 | cat >&2'
 	kept st | cmp - before
+}
+
+@test "neardup: binary files are not compared unless -b (issue 18.4)" {
+	mkdir bin
+	head -c 30000 /bin/cp >bin/cp1
+	cp bin/cp1 bin/cp2
+	printf 'x\0' >>bin/cp2
+	cp docs/a.txt docs/a2.txt bin/
+	check 0 'bin/a.txt\tbin/a2.txt\t0.8765\n' '' neardup bin
+	check 0 'bin/a.txt\tbin/a2.txt\t0.7849\nbin/cp1\tbin/cp2\t1.0000\n' '' neardup -b bin
 }
