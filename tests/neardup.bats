@@ -646,7 +646,7 @@ interrupt() {
 		done
 	) 3>&- &
 	local churn=$!
-	n=$(loops 20)
+	n=$(loops 40)
 	for ((i = 0; i < n; i++)); do
 		neardup -c many 2>/dev/null | cut -f1 | grep -v '^many/a0$' | sort >got
 		[ "$(wc -l <got)" -eq 200 ]
