@@ -38,3 +38,25 @@ neardup -u -q state new
 echo
 echo '$ paireval labels.tsv pairs               # how good: against the planted truth'
 paireval labels.tsv pairs
+echo
+
+# A crawl as crawlers keep it: one site's pages as WARC response records,
+# one gzip member each; each record is a document, named by its URI.
+for f in docs/harbor/*.html docs/harbor/archive/*.html; do
+	n=$(wc -c <"$f")
+	http="HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: $n\r\n\r\n"
+	len=$(($(printf '%b' "$http" | wc -c) + n))
+	{
+		printf 'WARC/1.1\r\nWARC-Type: response\r\n'
+		printf 'WARC-Target-URI: https://harbor.example/%s\r\n' "${f#docs/harbor/}"
+		printf 'Content-Type: application/http; msgtype=response\r\n'
+		printf 'WARC-Record-ID: <https://harbor.example/record/%s>\r\nContent-Length: %d\r\n\r\n' \
+		    "$(printf '%s' "$f" | cksum | cut -d' ' -f1)" "$len"
+		printf '%b' "$http"
+		cat "$f"
+		printf '\r\n\r\n'
+	} | gzip -n
+done >crawl.warc.gz
+echo '$ neardup crawl.warc.gz                   # a crawl: each WARC record a document'
+neardup crawl.warc.gz >crawl.pairs
+show 3 crawl.pairs
