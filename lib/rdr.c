@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -287,18 +288,7 @@ rdr_chunk(struct rdr *r, const char **p, int *eol)
 ptrdiff_t
 rdr_block(struct rdr *r, const char **p)
 {
-	size_t n;
-
-	if (r->pos == r->end) {
-		r->base += r->end;
-		r->pos = r->end = 0;
-		if (!fill(r))
-			return -1;
-	}
-	*p = r->buf + r->pos;
-	n = r->end - r->pos;
-	r->pos = r->end;
-	return (ptrdiff_t)n;
+	return rdr_take(r, -1, SIZE_MAX, p);
 }
 
 ptrdiff_t
