@@ -336,10 +336,11 @@ target() {
 		race "$yk" sim seq
 		eval "y=\$wall_$yk"
 		# shellcheck disable=SC2154
-		printf '%-6s %-6s %s\n' "$name" "$how" "$(echo "$wall_sim $y $wall_seq" |
+		printf '%-6s %-6s %s; load %s\n' "$name" "$how" "$(echo "$wall_sim $y $wall_seq" |
 		    awk -v l="$ylabel" -v c="simtool $n $m" -v g="$goal" '{
 			printf "%s %.3f s, %s %.3f s: %.2fx (target %s); sequential %.3f s: %.2fx of it",
-			    c, $1, l, $2, ($2 > 0 ? $1 / $2 : 0), g, $3, ($3 > 0 ? $1 / $3 : 0) }')"
+			    c, $1, l, $2, ($2 > 0 ? $1 / $2 : 0), g, $3, ($3 > 0 ? $1 / $3 : 0) }')" \
+		    "$(cut -d ' ' -f 1,4 /proc/loadavg 2>/dev/null || echo ?)"
 		[ "$how" = quiet ] || loadoff
 	done
 	cd "$root" || exit 1
