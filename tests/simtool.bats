@@ -332,7 +332,7 @@ simtool: stage fmtresult failed
 	# (as by the OOM killer): fphash fails on the cut record, but the
 	# cause is wordfreq
 	fake wordfreq 'case $* in
-	*-v*) "$real" "$@" | head -c 9; kill -KILL $$ ;;
+	*" -v "*) "$real" "$@" | head -c 9; kill -KILL $$ ;;
 	esac
 	exec "$real" "$@"'
 	check 1 '' "fphash: <stdin>:1: bad count item 'apple:'\nsimtool: stage wordfreq -p sample.txt killed by signal SIGKILL\n" \
