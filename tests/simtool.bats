@@ -158,6 +158,11 @@ clean() {
 	[ "$output" = "" ]
 	[ "$stderr" = "simtool: stage wordfreq -p article.txt (part 1/2) failed
 simtool: stage wordfreq -p article.txt (part 2/2) failed" ]
+	# hamq fails before it reads the index that cat passes it: nothing waits
+	rm fakes/topn fakes/wordfreq
+	fake hamq 'exit 5'
+	check 1 '' 'simtool: stage hamq failed\n' \
+		timeout 20 env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" SIMTOOL_PARTS=2 simtool 3 4
 	check 0 'old\n' '' cat result.txt
 	clean
 }
