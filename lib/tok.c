@@ -230,6 +230,47 @@ block:
 	}
 }
 
+/* The ASCII letters and digits of v (digits: 0x30 to 0x39, below 0x80). */
+static inline uint64_t
+alnums(uint64_t v)
+{
+	uint64_t x = v & ONES * 0x7f;
+
+	return letters(v) | ((x + ONES * 0x50) & ~(x + ONES * 0x46) & ~v & HIGHS);
+}
+
+/*
+ * Copy the ASCII letters and digits from *pp on to w, lowercased, up to
+ * the first other byte or end, 8 at a time (OR 0x20 lowercases a letter
+ * and leaves a digit as it is); w has room for 8 bytes more than it gets.
+ * Returns w's new end.
+ */
+static inline char *
+asciirun(char *w, const unsigned char **pp, const unsigned char *end)
+{
+	const unsigned char *p = *pp;
+	uint64_t v, stop;
+	size_t n;
+
+	while (end - p >= 8) {
+		v = load8(p);
+		stop = ~alnums(v) & HIGHS;
+		store8(w, v | ONES * 0x20);
+		if (!stop) {
+			p += 8;
+			w += 8;
+			continue;
+		}
+		n = byteof(stop & (~stop + 1));
+		*pp = p + n;
+		return w + n;
+	}
+	while (p < end && *p < 0x80 && alnum[*p])
+		*w++ = (char)alnum[*p++];
+	*pp = p;
+	return w;
+}
+
 /* UTF-8 of c at w; returns the byte after it. */
 static char *
 pututf8(char *w, uint32_t c)
@@ -321,7 +362,9 @@ feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
 					fn(ctx, t->word.p, (size_t)(w - t->word.p));
 					w = t->word.p;
 				}
+				/* the rest of an ASCII run at once: most text is one */
 				*w++ = (char)alnum[c];
+				w = asciirun(w, &p, end);
 				t->inword = UNI_WORD;
 				continue;
 			}
@@ -362,6 +405,9 @@ sep:
 			w = t->word.p;
 		}
 		t->inword = 0;
+		/* ASCII separators after it change nothing */
+		while (p < end && *p < 0x80 && !alnum[*p] && *p != '\\')
+			p++;
 	}
 	t->word.n = (size_t)(w - t->word.p);
 }
