@@ -21,6 +21,9 @@
 #define prefetch(p)	((void)(p))
 #endif
 
+#define SK_WCBITS	10
+#define SK_WCACHE	(1 << SK_WCBITS)
+
 struct skbuild {
 	unsigned k, size;
 	uint64_t key0, key1;
@@ -33,18 +36,28 @@ struct skbuild {
 	int bad;
 	/*
 	 * The page's distinct shingle hashes: open addressing, 0 is empty.
-	 * A hash's place is its SipHash under the process's key (setk0,
-	 * setk1): the hashes themselves are public (the seed is known), and
-	 * words made so that their shingles share their low bits would
-	 * otherwise crowd one run of slots, a page's time quadratic.
+	 * A hash's place is secret: the hashes themselves are public (the
+	 * seed is known), and words made so that their shingles share their
+	 * low bits would otherwise crowd one run of slots, a page's time
+	 * quadratic. It is simple tabulation (Zobrist): the XOR of one
+	 * random word per byte of the hash, the words drawn from the
+	 * process's key; with it linear probing takes expected constant
+	 * time whatever the hashes (Patrascu and Thorup, "The power of
+	 * simple tabulation hashing", 2012), at a fraction of a SipHash.
 	 */
 	uint64_t *set;
 	size_t setcap, setn;
-	uint64_t setk0, setk1;
+	uint64_t placetab[8][256];
 	int haszero;
 	/* the smallest size of them: a max-heap */
 	uint64_t *heap;
 	unsigned heapn;
+	/*
+	 * The hashes of the words of fewer than 8 bytes seen last, by their
+	 * one SipHash block (which holds the word and its length, and is
+	 * never 0): most words of a text are a few common ones.
+	 */
+	struct { uint64_t last, h; } wcache[SK_WCACHE];
 	/* shingles not yet in the set, with their places: their slots are being fetched */
 	uint64_t pend[SK_PEND], pendplace[SK_PEND];
 	unsigned npend, pendnext;	/* pendnext: where the next one goes, from 0 a page */
@@ -74,8 +87,8 @@ skb_new(unsigned k, unsigned size, uint64_t seed)
 	tok_init(&b->tok, TOK_UNICODE);
 	b->setcap = 1024;
 	b->set = ecalloc(b->setcap, sizeof *b->set);
-	b->setk0 = sip_runkey(3);
-	b->setk1 = sip_runkey(4);
+	for (i = 0; i < 8 * 256; i++)
+		b->placetab[i / 256][i % 256] = siphash13_u64(sip_runkey(3), sip_runkey(4), i);
 	b->heap = ecalloc(size, sizeof *b->heap);
 	return b;
 }
@@ -145,7 +158,11 @@ siftup(uint64_t *heap, unsigned i)
 static uint64_t
 place(const struct skbuild *b, uint64_t v)
 {
-	return siphash13_u64(b->setk0, b->setk1, v);
+	const uint64_t (*t)[256] = b->placetab;
+
+	return t[0][v & 255] ^ t[1][v >> 8 & 255] ^ t[2][v >> 16 & 255] ^
+	    t[3][v >> 24 & 255] ^ t[4][v >> 32 & 255] ^ t[5][v >> 40 & 255] ^
+	    t[6][v >> 48 & 255] ^ t[7][v >> 56];
 }
 
 /* Add v, whose place is pl, to the set; 1 if it was not there. */
@@ -249,11 +266,30 @@ sketch_shingle(const uint64_t *wh, unsigned k)
 	return mix(roll);
 }
 
+/* wordhash, from the cache if the word is short and there */
+static inline uint64_t
+cachedhash(struct skbuild *b, const char *w, size_t n)
+{
+	uint64_t last, h;
+	size_t i;
+
+	if (n >= 8)
+		return wordhash(b->key0, b->key1, w, n);
+	last = sip_lastblock((const unsigned char *)w, n);
+	i = (size_t)(last * SK_P >> (64 - SK_WCBITS));
+	if (b->wcache[i].last == last)
+		return b->wcache[i].h;
+	h = siphash_last(b->key0, b->key1, w, n, last, 1, 3, NULL);
+	b->wcache[i].last = last;
+	b->wcache[i].h = h;
+	return h;
+}
+
 static void
 word(void *ctx, const char *w, size_t n)
 {
 	struct skbuild *b = ctx;
-	uint64_t h = wordhash(b->key0, b->key1, w, n);
+	uint64_t h = cachedhash(b, w, n);
 	unsigned slot = b->slot;
 
 	if (b->nwords >= b->k)
@@ -271,12 +307,18 @@ skb_feed(struct skbuild *b, const char *p, size_t n)
 	tok_feed(&b->tok, p, n, word, b);
 }
 
-static int
-cmpu64(const void *a, const void *b)
+/* The max-heap h[0..n) in ascending order, in place (heapsort's second half). */
+static void
+heapsortmax(uint64_t *h, unsigned n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t top;
 
-	return (x > y) - (x < y);
+	while (n > 1) {
+		top = h[0];
+		h[0] = h[--n];
+		h[n] = top;
+		siftdown(h, n, 0);
+	}
 }
 
 int
@@ -287,7 +329,7 @@ skb_end(struct skbuild *b, struct sketch *s)
 	flushshingles(b);
 	if (b->nwords > 0 && b->nwords < b->k)
 		addshingle(b, mix(b->roll), place(b, mix(b->roll)));	/* a short page: one shingle of all its words */
-	qsort(b->heap, b->heapn, sizeof *b->heap, cmpu64);
+	heapsortmax(b->heap, b->heapn);
 	s->nshingles = b->setn + (uint64_t)b->haszero;
 	s->n = b->heapn;
 	s->h = b->heap;
