@@ -113,6 +113,7 @@ demo: all
 BENCHBINS = $(BUILD)/bench/mono $(BUILD)/bench/scan
 
 bench: bench-pipeline bench-hamq
+bench: bench-ndspeed
 
 bench-pipeline: all $(BENCHBINS)
 	sh bench/pipeline.sh
@@ -132,6 +133,12 @@ bench-extract: bin/htmltext
 
 bench-hamq: bin/hamq bin/genfp
 	@sh bench/hamq.sh
+
+# neardup end to end on folders of small text and HTML files, against cat
+# and wc -l of them, quiet and loaded (bench/ndspeed.sh).
+bench-ndspeed: all
+	@sh bench/ndspeed.sh
+.PHONY: bench-ndspeed
 
 # The labelled near-duplicate set (bench/README) and, on it, the scores of
 # trivial baselines through paireval(1). QUALITY is the set's directory.
