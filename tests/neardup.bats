@@ -754,3 +754,23 @@ rewrite() {
 	# with 30 copies the edit is still paired with p: p is not kept too
 	check 0 'docs/e.txt\ndocs/u1.txt\ndocs/u2.txt\ndocs/u3.txt\n' '' neardup -u docs
 }
+
+# chain: chain/a.txt to c.txt, 300 words each, b.txt the second half of a
+# and the first of c: a~b and b~c, but a and c share no text.
+chain() {
+	mkdir chain
+	gendoc 7 600 >words
+	cut -d ' ' -f 1-300 words >chain/a.txt
+	cut -d ' ' -f 151-450 words >chain/b.txt
+	cut -d ' ' -f 301-600 words >chain/c.txt
+}
+
+@test "neardup -u: greedy in input order: a chain a~b~c keeps a and c, -c one cluster (issue 18.6)" {
+	chain
+	check 0 'chain/a.txt\tchain/b.txt\t0.3438\nchain/b.txt\tchain/c.txt\t0.3438\n' '' neardup chain
+	check 0 'chain/a.txt\tchain/a.txt\nchain/b.txt\tchain/a.txt\nchain/c.txt\tchain/a.txt\n' '' neardup -c chain
+	check 0 'chain/a.txt\nchain/c.txt\n' '' neardup -u chain
+	# a kept collection counts as kept
+	neardup -o st chain/a.txt >/dev/null
+	check 0 'chain/c.txt\n' '' neardup -u -q st chain/b.txt chain/c.txt
+}

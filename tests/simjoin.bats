@@ -286,6 +286,36 @@ copies() {
 	done
 }
 
+# A chain: B shares 5 of 15 shingles with A, and C 5 of 15 with B; A and
+# C share none. One cluster, but C is not a near-duplicate of A.
+chain() {
+	sk A 10 1 2 3 4 5 6 7 8 9 10
+	sk B 10 6 7 8 9 10 11 12 13 14 15
+	sk C 10 11 12 13 14 15 16 17 18 19 20
+}
+
+@test "simjoin -u: greedy in input order: a chain A~B~C keeps A and C (issue 18.6)" {
+	chain >chain.sk
+	check 0 'A\tB\t0.3333\nB\tC\t0.3333\n' '' simjoin chain.sk
+	check 0 'A\tA\nB\tA\nC\tA\n' '' simjoin -g chain.sk
+	check 0 'A\nC\n' '' simjoin -u chain.sk
+	# the order decides: B first keeps B only
+	{ sed -n 2p chain.sk; sed -n 1p chain.sk; sed -n 3p chain.sk; } >bac.sk
+	check 0 'B\n' '' simjoin -u bac.sk
+	# a query run: the collection is kept; a query dropped by a query
+	# does not drop the next
+	sed -n 1p chain.sk >a.sk
+	sed -n 2,3p chain.sk >bc.sk
+	check 0 'C\n' '' simjoin -u -q bc.sk a.sk
+	sed -n 2p chain.sk >b.sk
+	sed -n 3p chain.sk >c.sk
+	check 0 '' '' simjoin -u -q c.sk b.sk
+	check 0 'B\n' '' simjoin -u -q bc.sk /dev/null
+	# a longer chain keeps every other link
+	{ chain; sk D 10 16 17 18 19 20 21 22 23 24 25; sk E 10 21 22 23 24 25 26 27 28 29 30; } >long.sk
+	check 0 'A\nC\nE\n' '' simjoin -u long.sk
+}
+
 @test "simjoin: 3000 identical documents: each paired with the first 128" {
 	# every hash is in all 3000 sketches: a run of 3000, whose first 128
 	# documents pair with all later ones: 128 * 2999 - 128 * 127 / 2 pairs
