@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+u='usage: simjoin [-giuz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
 frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
@@ -41,9 +41,10 @@ setup() {
 
 @test "simjoin: usage errors" {
 	badopt "${u%\\n}" simjoin -x w.sk
-	check 2 '' "$u" simjoin -g -u w.sk
-	check 2 '' "$u" simjoin -g -q w.sk w.sk
-	check 2 '' "$u" simjoin -q w.sk
+	# each with its reason first (issue 18.8)
+	check 2 '' "simjoin: -g cannot go with -u\n$u" simjoin -g -u w.sk
+	check 2 '' "simjoin: -g cannot go with -q\n$u" simjoin -g -q w.sk w.sk
+	check 2 '' "simjoin: -q needs a collection: no file operand\n$u" simjoin -q w.sk
 	check 2 '' 'simjoin: queries and collection cannot both be standard input\n' simjoin -q - w.sk - </dev/null
 	check 2 '' "simjoin: threshold '1.5' is invalid $frac\n" simjoin -t 1.5 w.sk
 	check 2 '' "simjoin: threshold 'x' is invalid $frac\n" simjoin -t x w.sk
@@ -314,6 +315,23 @@ chain() {
 	# a longer chain keeps every other link
 	{ chain; sk D 10 16 17 18 19 20 21 22 23 24 25; sk E 10 21 22 23 24 25 26 27 28 29 30; } >long.sk
 	check 0 'A\nC\nE\n' '' simjoin -u long.sk
+}
+
+@test "simjoin -z: fields ended by NUL, IDs decoded (issue 18.8)" {
+	{
+		sk 'a\nb' 10 1 2 3 4 5 6 7 8 9 10
+		sk 'c\td' 10 1 2 3 4 5 6 7 8 9 11
+		sk 'e\\f' 10 21 22 23 24 25 26 27 28 29 30
+	} >z.sk
+	check 0 'a\\nb\tc\\td\t0.8182\n' '' simjoin z.sk
+	# (\x00: a NUL before a digit)
+	check 0 'a\nb\x00c\td\x000.8182\x00' '' simjoin -z z.sk
+	check 0 'a\nb\x00a\nb\x00c\td\x00a\nb\x00e\\f\x00e\\f\x00' '' simjoin -z -g z.sk
+	check 0 'a\nb\x00e\\f\x00' '' simjoin -z -u z.sk
+	# an ID that holds a NUL cannot be written: reported once, not written
+	sk 'g\0h' 10 1 2 3 4 5 6 7 8 9 10 >>z.sk
+	check 1 'a\nb\x00c\td\x000.8182\x00' "simjoin: ID 'g\\\\0h' holds a NUL: not written with -z\n" simjoin -z z.sk
+	check 0 'a\\nb\tc\\td\t0.8182\na\\nb\tg\\0h\t1.0000\nc\\td\tg\\0h\t0.8182\n' '' simjoin z.sk
 }
 
 @test "simjoin: 3000 identical documents: each paired with the first 128" {
