@@ -795,3 +795,16 @@ q.txt"
 	check 0 "$(cat "z/a
 b.txt" 'z/e\f.txt' | wc -l)\n" '' sh -c 'neardup -z -u z | xargs -0 cat | wc -l'
 }
+
+@test "neardup: a name with a line break in a message is one line, as the tools write it (issue 18.8)" {
+	neardup -o 's
+t' docs >/dev/null
+	check 1 '' 'neardup: s\\nt: made with words 5, not 4\n' neardup -k 4 -q 's
+t' docs
+	check 1 '' 'ndstate: s\\nu: no such state directory\n' neardup -q 's
+u' docs
+	check 2 '' "neardup: threshold 'x\\\\ny' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)\n" \
+		neardup -t 'x
+y' docs
+	check 2 '' "neardup: extract 'a\\\\rb' is invalid (main, all or raw)\n" neardup -e $'a\rb' docs
+}
