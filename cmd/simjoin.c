@@ -4,9 +4,11 @@
  * similarity.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -24,6 +26,13 @@ static int uflag;		/* unique documents */
 static int zflag;		/* fields ended by NUL, IDs decoded */
 static struct obuf out;
 static struct obuf idbuf;	/* -z: an ID decoded */
+/* -v: the phase and the share of the pairing done, on stderr */
+static struct {
+	int on;
+	int tty;		/* stderr is a terminal: one line that redraws */
+	int widest;		/* the longest line drawn */
+	double tlast;
+} prog;
 static unsigned char *nulids;	/* -z: the documents whose ID holds a NUL (a bitmap) */
 
 static int
@@ -77,6 +86,66 @@ flushout(void)
 {
 	if (out.n >= 1 << 16)
 		obuf_flush(&out, stdout);
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * -v: a line of progress; on a terminal redrawn in place, padded to the
+ * widest drawn before (no terminal control sequence needed).
+ */
+static void
+say(int end, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (prog.tty)
+		fprintf(stderr, "\rsimjoin: %-*s%s", prog.widest, msg, end ? "\n" : "");
+	else
+		fprintf(stderr, "simjoin: %s\n", msg);
+	if (n > prog.widest)
+		prog.widest = n;
+}
+
+/* -v on a terminal: the phase. */
+static void
+phase(const char *what, size_t ndocs)
+{
+	if (prog.on && prog.tty)
+		say(0, ndocs > 0 ? "%s %zu documents" : "%s", what, ndocs);
+}
+
+/*
+ * -v: the pairing's progress, on a terminal at most 4 times a second;
+ * at its end one line, on a terminal or not.
+ */
+static void
+tick(size_t done, size_t total, void *ctx)
+{
+	double t;
+
+	(void)ctx;
+	if (done == total) {
+		say(1, "paired %zu documents", total);
+		return;
+	}
+	if (!prog.tty || (t = now()) - prog.tlast < 0.25)
+		return;
+	prog.tlast = t;
+	say(0, "pairing %zu of %zu documents, %.0f%%", done, total,
+	    100.0 * (double)done / (double)total);
 }
 
 /* The end of a field: c (TAB or LF), or with -z NUL. */
@@ -179,7 +248,7 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-giuz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
+    "[-giuvz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -202,7 +271,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "c:d:ghim:q:t:uz")) != -1) {
+	while ((c = getopt(argc, argv, "c:d:ghim:q:t:uvz")) != -1) {
 		switch (c) {
 		case 'c':
 			opt.cthresh = fraction(optarg, "containment");
@@ -230,6 +299,9 @@ main(int argc, char *argv[])
 		case 'u':
 			uflag = 1;
 			break;
+		case 'v':
+			prog.on = 1;
+			break;
 		case 'z':
 			zflag = 1;
 			break;
@@ -253,6 +325,10 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	j = join_new(&opt);
+	prog.tty = isatty(2);
+	if (prog.on)
+		join_progress(j, tick, NULL);
+	phase("reading", 0);
 	if (argc == 0)
 		ret |= load(j, "-");
 	else if (iflag)
@@ -263,6 +339,7 @@ main(int argc, char *argv[])
 		join_queries(j);
 		ret |= load(j, qfile);
 	}
+	phase("counting the hashes of", join_ndocs(j));
 	join_prepare(j);
 	if (zflag)
 		ret |= findnulids(j);

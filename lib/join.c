@@ -518,12 +518,15 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 {
 	struct join_shared *s;
 	uint32_t *mark, *part = NULL, *run, other;
-	size_t partcap = 0, npart, d, i, k, lo, hi;
+	size_t partcap = 0, npart, d, i, k, lo, hi, first;
 	unsigned m, n;
 
 	/* mark[x] = d + 1: x is already a partner of d */
 	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
-	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++) {
+	first = j->queries ? j->ncoll : 0;
+	for (d = first; d < j->ndocs; d++) {
+		if (j->tick && ((d - first) & 1023) == 0)
+			j->tick(d - first, j->ndocs - first, j->tickctx);
 		npart = 0;
 		for (m = 0, n = nprefix(j, d); m < n; m++) {
 			if (!(s = findshared(j, j->hv[j->hoff[d] + m])) || s->ncand < 2)
@@ -562,8 +565,17 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 				visit((uint32_t)d, part[i], ctx);
 		}
 	}
+	if (j->tick)
+		j->tick(j->ndocs - first, j->ndocs - first, j->tickctx);
 	free(mark);
 	free(part);
+}
+
+void
+join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
+{
+	j->tick = tick;
+	j->tickctx = ctx;
 }
 
 const float *

@@ -83,6 +83,13 @@ void join_prepare(struct join *j);
 void join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx);
 
 /*
+ * Have join_candidates (and so join_pairs and join_clusters) call
+ * tick(done, total, ctx) every 1024 documents it has paired, and at its
+ * end, total the documents it pairs (in a query run, the queries).
+ */
+void join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx);
+
+/*
  * Verify the pair of documents a < b: 1 if it is to be reported (*sim
  * gets its weighted similarity, from 0 to 1), else 0.
  */

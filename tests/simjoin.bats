@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-giuz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+u='usage: simjoin [-giuvz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
 frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
