@@ -143,8 +143,10 @@ setup() {
 	command -v script >/dev/null 2>&1 || skip "no script(1)"
 	run script -qec 'neardup -v docs 2>&1 >/dev/null' /dev/null
 	[ "$status" -eq 0 ]
-	# (documents read in parts: the first part's count)
-	[[ $output == *$'\rsketch: '[0-9]*' documents, '[0-9]*/s$'\r\n'neardup:\ sketched\ 7\ documents* ]]
+	# the documents of all parts, of the total, then the join's progress
+	# (issue 18.7)
+	[[ $output == *$'\rneardup: 7 of 7 documents, '[0-9]*/s' '*$'\r\n'neardup:\ sketched\ 7\ documents* ]]
+	[[ $output == *$'\rsimjoin: pairing 0 of 7 documents, 0%'*$'\rsimjoin: paired 7 documents '*$'\r\n'neardup:\ joined\ in* ]]
 }
 
 @test "neardup -o, -q: a kept state answers new documents" {

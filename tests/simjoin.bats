@@ -334,6 +334,19 @@ chain() {
 	check 0 'a\\nb\tc\\td\t0.8182\na\\nb\tg\\0h\t1.0000\nc\\td\tg\\0h\t0.8182\n' '' simjoin z.sk
 }
 
+@test "simjoin -v: the pairing's progress, on a terminal redrawn (issue 18.7)" {
+	check 0 'A\tB\t0.8095\n' 'simjoin: paired 5 documents\n' simjoin -v w.sk
+	head -n 2 w.sk >ab.sk
+	tail -n 3 w.sk >cde.sk
+	check 0 'A\n' 'simjoin: paired 2 documents\n' simjoin -v -u -q ab.sk cde.sk
+	command -v script >/dev/null 2>&1 || skip "no script(1)"
+	run script -qec 'simjoin -v w.sk 2>&1 >/dev/null' /dev/null
+	[ "$status" -eq 0 ]
+	# each line padded to the widest before it
+	[ "$output" = "$(printf '\rsimjoin: %s\rsimjoin: %-7s\rsimjoin: %-34s\rsimjoin: %-34s\r' \
+		reading 'counting the hashes of 5 documents' 'pairing 0 of 5 documents, 0%' 'paired 5 documents')" ]
+}
+
 @test "simjoin: 3000 identical documents: each paired with the first 128" {
 	# every hash is in all 3000 sketches: a run of 3000, whose first 128
 	# documents pair with all later ones: 128 * 2999 - 128 * 127 / 2 pairs
