@@ -256,14 +256,6 @@ usage(void)
 	eusage(synopsis);
 }
 
-/* A usage error that getopt has not reported: why, then the usage line. */
-static _Noreturn void
-badusage(const char *why)
-{
-	weprintf("%s", why);
-	usage();
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -312,11 +304,11 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (gflag && uflag)
-		badusage("-g cannot go with -u");
+		eusagewhy(synopsis, "-g cannot go with -u");
 	if (gflag && qfile)
-		badusage("-g cannot go with -q");
+		eusagewhy(synopsis, "-g cannot go with -q");
 	if (qfile && argc == 0)
-		badusage("-q needs a collection: no file operand");
+		eusagewhy(synopsis, "-q needs a collection: no file operand");
 	if (iflag && argc > PARTSMAX)
 		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);
 	for (c = 0; qfile && c < argc; c++)
