@@ -469,7 +469,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		usage();
+		eusagewhy(synopsis, "no labels operand");
 	files = argc > 1 ? argv + 1 : stdinonly;
 	nfiles = argc > 1 ? argc - 1 : 1;
 	for (i = 0; i < nfiles; i++)

@@ -287,7 +287,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (!mapfile)
-		usage();
+		eusagewhy(synopsis, "no map: -m is required");
 
 	wtab_init(&map.keys);
 	wtab_init(&map.pages);

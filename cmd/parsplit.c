@@ -166,7 +166,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (!mapfile)
-		usage();
+		eusagewhy(synopsis, "no map: -m is required");
 
 	/* the map is written beside its name, then renamed: never half a map */
 	if (!(mapf = afile_open(&mapfa, mapfile)))

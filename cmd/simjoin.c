@@ -4,11 +4,14 @@
  * similarity.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "join.h"
 #include "rdr.h"
 #include "util.h"
@@ -20,7 +23,17 @@ static int gflag;		/* clusters */
 static int iflag;		/* the files are parts, their records interleaved */
 static const char *qfile;	/* -q: queries against the collection */
 static int uflag;		/* unique documents */
+static int zflag;		/* fields ended by NUL, IDs decoded */
 static struct obuf out;
+static struct obuf idbuf;	/* -z: an ID decoded */
+/* -v: the phase and the share of the pairing done, on stderr */
+static struct {
+	int on;
+	int tty;		/* stderr is a terminal: one line that redraws */
+	int widest;		/* the longest line drawn */
+	double tlast;
+} prog;
+static unsigned char *nulids;	/* -z: the documents whose ID holds a NUL (a bitmap) */
 
 static int
 load(struct join *j, const char *path)
@@ -75,13 +88,117 @@ flushout(void)
 		obuf_flush(&out, stdout);
 }
 
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * -v: a line of progress; on a terminal redrawn in place, padded to the
+ * widest drawn before (no terminal control sequence needed).
+ */
+static void
+say(int end, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (prog.tty)
+		fprintf(stderr, "\rsimjoin: %-*s%s", prog.widest, msg, end ? "\n" : "");
+	else
+		fprintf(stderr, "simjoin: %s\n", msg);
+	if (n > prog.widest)
+		prog.widest = n;
+}
+
+/* -v on a terminal: the phase. */
+static void
+phase(const char *what, size_t ndocs)
+{
+	if (prog.on && prog.tty)
+		say(0, ndocs > 0 ? "%s %zu documents" : "%s", what, ndocs);
+}
+
+/*
+ * -v: the pairing's progress, on a terminal at most 4 times a second;
+ * at its end one line, on a terminal or not.
+ */
+static void
+tick(size_t done, size_t total, void *ctx)
+{
+	double t;
+
+	(void)ctx;
+	if (done == total) {
+		say(1, "paired %zu documents", total);
+		return;
+	}
+	if (!prog.tty || (t = now()) - prog.tlast < 0.25)
+		return;
+	prog.tlast = t;
+	say(0, "pairing %zu of %zu documents, %.0f%%", done, total,
+	    100.0 * (double)done / (double)total);
+}
+
+/* The end of a field: c (TAB or LF), or with -z NUL. */
+static void
+putend(char c)
+{
+	obuf_addc(&out, zflag ? '\0' : c);
+}
+
 static void
 putid(const struct join *j, uint32_t d)
 {
 	size_t len;
 	const char *id = join_id(j, d, &len);
 
-	obuf_add(&out, id, len);
+	if (!zflag) {
+		obuf_add(&out, id, len);
+		return;
+	}
+	/* IDs were checked when read: the decoding cannot fail */
+	obuf_set(&idbuf, id, len);
+	obuf_add(&out, idbuf.p, (size_t)esc_decode(idbuf.p, len));
+}
+
+/*
+ * -z: find the documents whose ID holds a NUL, which would end the field
+ * early, and report each once: their records are not written. Returns 1
+ * if there is one, else 0.
+ */
+static int
+findnulids(const struct join *j)
+{
+	size_t d, len, n = join_ndocs(j);
+	const char *id;
+	int bad = 0;
+
+	nulids = ecalloc(n / 8 + 1, 1);
+	for (d = 0; d < n; d++) {
+		id = join_id(j, (uint32_t)d, &len);
+		obuf_set(&idbuf, id, len);
+		if (memchr(idbuf.p, '\0', (size_t)esc_decode(idbuf.p, len))) {
+			weprintf("ID '%.*s' holds a NUL: not written with -z", (int)len, id);
+			nulids[d / 8] |= (unsigned char)(1u << (d % 8));
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+static int
+nulid(uint32_t d)
+{
+	return zflag && nulids[d / 8] >> (d % 8) & 1;
 }
 
 /* A reported pair: ID_A<TAB>ID_B<TAB>SIM. */
@@ -91,11 +208,15 @@ putpair(uint32_t a, uint32_t b, double sim, void *ctx)
 	const struct join *j = ctx;
 	char num[16];
 
+	if (nulid(a) || nulid(b))
+		return;
 	putid(j, a);
-	obuf_addc(&out, '\t');
+	putend('\t');
 	putid(j, b);
-	snprintf(num, sizeof num, "\t%.4f\n", sim);
+	putend('\t');
+	snprintf(num, sizeof num, "%.4f", sim);
 	obuf_add(&out, num, strlen(num));
+	putend('\n');
 	flushout();
 }
 
@@ -105,12 +226,14 @@ putdoc(uint32_t d, uint32_t root, void *ctx)
 {
 	const struct join *j = ctx;
 
+	if (nulid(d) || (gflag && nulid(root)))
+		return;
 	putid(j, d);
 	if (gflag) {
-		obuf_addc(&out, '\t');
+		putend('\t');
 		putid(j, root);
 	}
-	obuf_addc(&out, '\n');
+	putend('\n');
 	flushout();
 }
 
@@ -125,7 +248,7 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
+    "[-giuvz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -140,7 +263,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "c:d:ghim:q:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "c:d:ghim:q:t:uvz")) != -1) {
 		switch (c) {
 		case 'c':
 			opt.cthresh = fraction(optarg, "containment");
@@ -168,16 +291,24 @@ main(int argc, char *argv[])
 		case 'u':
 			uflag = 1;
 			break;
+		case 'v':
+			prog.on = 1;
+			break;
+		case 'z':
+			zflag = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (gflag && (uflag || qfile))
-		usage();
+	if (gflag && uflag)
+		eusagewhy(synopsis, "-g cannot go with -u");
+	if (gflag && qfile)
+		eusagewhy(synopsis, "-g cannot go with -q");
 	if (qfile && argc == 0)
-		usage();
+		eusagewhy(synopsis, "-q needs a collection: no file operand");
 	if (iflag && argc > PARTSMAX)
 		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);
 	for (c = 0; qfile && c < argc; c++)
@@ -186,6 +317,10 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	j = join_new(&opt);
+	prog.tty = isatty(2);
+	if (prog.on)
+		join_progress(j, tick, NULL);
+	phase("reading", 0);
 	if (argc == 0)
 		ret |= load(j, "-");
 	else if (iflag)
@@ -196,7 +331,10 @@ main(int argc, char *argv[])
 		join_queries(j);
 		ret |= load(j, qfile);
 	}
+	phase("counting the hashes of", join_ndocs(j));
 	join_prepare(j);
+	if (zflag)
+		ret |= findnulids(j);
 	if (gflag || uflag)
 		join_clusters(j, uflag, putdoc, j);
 	else
@@ -204,6 +342,8 @@ main(int argc, char *argv[])
 	if (out.n)
 		obuf_flush(&out, stdout);
 	free(out.p);
+	free(idbuf.p);
+	free(nulids);
 	join_free(j);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;

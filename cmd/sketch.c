@@ -1,4 +1,5 @@
 /* sketch: bottom-k sketches of the word shingles of page records. */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,9 @@ static struct {
 	uintmax_t ndocs;
 	double tstart, tlast;
 	int tty;			/* stderr is a terminal: a line that redraws */
-} prog;
+	int countfd;			/* -P: the count of documents done, or -1 */
+	double tcount;
+} prog = { .countfd = -1 };
 
 static double
 now(void)
@@ -49,6 +52,31 @@ progress(int end)
 	    t > prog.tstart ? (double)prog.ndocs / (t - prog.tstart) : 0.0, end ? "\n" : "");
 }
 
+/*
+ * -P: the count of documents done, rewritten in place, at most 4 times a
+ * second and at the end: one line of fixed width, so that a reader never
+ * sees a part of two counts.
+ */
+static void
+putcount(int end)
+{
+	char line[22];
+	double t;
+
+	if (!end && (prog.ndocs & 63))
+		return;
+	t = now();
+	if (!end && t - prog.tcount < 0.25)
+		return;
+	prog.tcount = t;
+	snprintf(line, sizeof line, "%20ju\n", prog.ndocs);
+	if (pwrite(prog.countfd, line, 21, 0) != 21) {
+		weprintf("count file:");
+		close(prog.countfd);
+		prog.countfd = -1;
+	}
+}
+
 /* A record is done: flush a full buffer, count it. */
 static void
 done(void *ctx)
@@ -59,6 +87,8 @@ done(void *ctx)
 	prog.ndocs++;
 	if (prog.on)
 		progress(0);
+	if (prog.countfd >= 0)
+		putcount(0);
 }
 
 static int
@@ -73,7 +103,7 @@ sketchfile(const char *path)
 	return rdr_close(&r) | ret;
 }
 
-static const char synopsis[] = "[-v] [-k words] [-n size] [-s seed] [file ...]";
+static const char synopsis[] = "[-v] [-k words] [-n size] [-P countfile] [-s seed] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -87,7 +117,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "sketch";
-	while ((c = getopt(argc, argv, "hk:n:s:v")) != -1) {
+	while ((c = getopt(argc, argv, "hk:n:P:s:v")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
@@ -96,6 +126,10 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			size = (unsigned)estrtonum(optarg, 1, SK_MAXSIZE, "sketch size");
+			break;
+		case 'P':
+			if ((prog.countfd = open(optarg, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+				eprintf("%s:", optarg);
 			break;
 		case 's':
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
@@ -122,6 +156,10 @@ main(int argc, char *argv[])
 		obuf_flush(&out, stdout);
 	if (prog.on)
 		progress(1);
+	if (prog.countfd >= 0) {
+		putcount(1);
+		close(prog.countfd);
+	}
 	skb_free(build);
 	free(out.p);
 	ret |= fshut(stdout, "<stdout>");

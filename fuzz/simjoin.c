@@ -12,7 +12,9 @@
  * are keys: after loading, no two documents have the same ID (a
  * duplicate in one input is skipped, a query replaces the collection's
  * document). With few hashes, every weight is the one join_int.h
- * defines, counted by a scan: identical sketches count once.
+ * defines, counted by a scan: identical sketches count once. Unique
+ * documents are greedy: those written are exactly the documents that no
+ * reported pair joins to an earlier one kept.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +141,7 @@ struct pairs {
 	struct pair *p;
 	size_t n, cap, ncand, next;
 	uint32_t lasta, lastb;
+	unsigned char *written;	/* unique documents: by document, 1 if written */
 };
 
 static void
@@ -193,6 +196,35 @@ clustered(uint32_t d, uint32_t root, void *ctx)
 		abort();
 	ps->ncand = 1;
 	ps->lasta = d;
+	if (ps->written)
+		ps->written[d] = 1;
+}
+
+/*
+ * The unique documents written are the greedy ones: a document is kept
+ * unless a reported pair joins it to an earlier kept one; a query run's
+ * collection is kept (and not written). By a scan of all pairs per
+ * document, in input order.
+ */
+static void
+greedy(const struct join *j, const struct pairs *ps)
+{
+	unsigned char *kept = ecalloc(j->ndocs ? j->ndocs : 1, 1);
+	size_t d, i, first = j->queries ? j->ncoll : 0;
+	uint32_t a, b;
+
+	for (d = 0; d < j->ndocs; d++) {
+		kept[d] = 1;
+		for (i = 0; d >= first && i < ps->n; i++) {
+			a = ps->p[i].first < ps->p[i].second ? ps->p[i].first : ps->p[i].second;
+			b = ps->p[i].first ^ ps->p[i].second ^ a;
+			if (b == d && kept[a])
+				kept[d] = 0;
+		}
+		if (d >= first && kept[d] != ps->written[d])
+			abort();
+	}
+	free(kept);
 }
 
 static void
@@ -269,8 +301,13 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		abort();
 	if (in.o2 & 3) {
 		ps.ncand = 0;
+		if (in.o2 & 2)
+			ps.written = ecalloc(j->ndocs ? j->ndocs : 1, 1);
 		join_clusters(j, in.o2 & 2, clustered, &ps);
+		if (ps.written)
+			greedy(j, &ps);
 	}
+	free(ps.written);
 	free(ps.p);
 	join_free(j);
 	return 0;

@@ -518,12 +518,15 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 {
 	struct join_shared *s;
 	uint32_t *mark, *part = NULL, *run, other;
-	size_t partcap = 0, npart, d, i, k, lo, hi;
+	size_t partcap = 0, npart, d, i, k, lo, hi, first;
 	unsigned m, n;
 
 	/* mark[x] = d + 1: x is already a partner of d */
 	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
-	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++) {
+	first = j->queries ? j->ncoll : 0;
+	for (d = first; d < j->ndocs; d++) {
+		if (j->tick && ((d - first) & 1023) == 0)
+			j->tick(d - first, j->ndocs - first, j->tickctx);
 		npart = 0;
 		for (m = 0, n = nprefix(j, d); m < n; m++) {
 			if (!(s = findshared(j, j->hv[j->hoff[d] + m])) || s->ncand < 2)
@@ -562,8 +565,17 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 				visit((uint32_t)d, part[i], ctx);
 		}
 	}
+	if (j->tick)
+		j->tick(j->ndocs - first, j->ndocs - first, j->tickctx);
 	free(mark);
 	free(part);
+}
+
+void
+join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
+{
+	j->tick = tick;
+	j->tickctx = ctx;
 }
 
 const float *
@@ -647,6 +659,7 @@ struct verify {
 	void (*pair)(uint32_t, uint32_t, double, void *);
 	void *ctx;
 	uint32_t *parent;	/* the clusters, or NULL */
+	unsigned char *kept;	/* the documents to keep, or NULL */
 };
 
 static void
@@ -657,7 +670,9 @@ verify(uint32_t a, uint32_t b, void *ctx)
 
 	if (!join_similar(v->j, a, b, &sim))
 		return;
-	if (v->parent)
+	if (v->kept)
+		join_keep(v->kept, a, b);
+	else if (v->parent)
 		uf_unite(v->parent, a, b);
 	else if (v->j->queries)	/* the query comes first */
 		v->pair(b, a, sim, v->ctx);
@@ -668,26 +683,43 @@ verify(uint32_t a, uint32_t b, void *ctx)
 void
 join_pairs(struct join *j, void (*pair)(uint32_t, uint32_t, double, void *), void *ctx)
 {
-	struct verify v = { j, pair, ctx, NULL };
+	struct verify v = { j, pair, ctx, NULL, NULL };
 
 	join_candidates(j, verify, &v);
+}
+
+/*
+ * Pairs come with a before b, and each a's own pairs (x, a) before it is
+ * the earlier of one: a's bit is final when it is read.
+ */
+void
+join_keep(unsigned char *kept, uint32_t a, uint32_t b)
+{
+	if (join_kept(kept, a))
+		kept[b / 8] &= (unsigned char)~(1u << (b % 8));
 }
 
 void
 join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *), void *ctx)
 {
-	struct verify v = { j, NULL, NULL, NULL };
+	struct verify v = { j, NULL, NULL, NULL, NULL };
 	size_t d;
-	uint32_t root;
 
+	if (unique) {
+		v.kept = emalloc(JOIN_KEEPBYTES(j->ndocs));
+		memset(v.kept, 0xff, JOIN_KEEPBYTES(j->ndocs));
+		join_candidates(j, verify, &v);
+		for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++)
+			if (join_kept(v.kept, (uint32_t)d))
+				doc((uint32_t)d, (uint32_t)d, ctx);
+		free(v.kept);
+		return;
+	}
 	v.parent = ereallocarray(NULL, j->ndocs ? j->ndocs : 1, sizeof *v.parent);
 	uf_init(v.parent, j->ndocs);
 	join_candidates(j, verify, &v);
-	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++) {
-		root = uf_find(v.parent, (uint32_t)d);
-		if (!unique || root == d)
-			doc((uint32_t)d, root, ctx);
-	}
+	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++)
+		doc((uint32_t)d, uf_find(v.parent, (uint32_t)d), ctx);
 	free(v.parent);
 }
 

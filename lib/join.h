@@ -83,6 +83,13 @@ void join_prepare(struct join *j);
 void join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx);
 
 /*
+ * Have join_candidates (and so join_pairs and join_clusters) call
+ * tick(done, total, ctx) every 1024 documents it has paired, and at its
+ * end, total the documents it pairs (in a query run, the queries).
+ */
+void join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx);
+
+/*
  * Verify the pair of documents a < b: 1 if it is to be reported (*sim
  * gets its weighted similarity, from 0 to 1), else 0.
  */
@@ -95,13 +102,34 @@ int join_similar(struct join *j, uint32_t a, uint32_t b, double *sim);
 void join_pairs(struct join *j, void (*pair)(uint32_t, uint32_t, double, void *), void *ctx);
 
 /*
- * The clusters of the reported pairs: call doc(d, root, ctx) for each
- * document (in a query run, each query) in input order, root the first
- * document of its cluster; with unique, for the roots only (the documents
- * to keep).
+ * The clusters of the reported pairs (connected components): call
+ * doc(d, root, ctx) for each document (in a query run, each query) in
+ * input order, root the first document of its cluster. With unique, the
+ * documents to keep instead (join_keep), root = d: a chain A~B~C whose A
+ * and C are not near-duplicates keeps A and C, though it is one cluster.
  */
 void join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *),
     void *ctx);
+
+/*
+ * Which documents to keep, greedy in input order: a document is dropped
+ * only if it is a reported near-duplicate of an earlier document that is
+ * kept; the collection of a query run is kept. kept is a bitmap of
+ * JOIN_KEEPBYTES(join_ndocs) bytes, bit d of byte d / 8 for document d,
+ * all set at first. join_keep takes each reported pair a < b, those of
+ * each b after those of each a < b; join_candidates' order, whether by a
+ * or (a query run) by b, is such an order, and so is any merge of its
+ * parts that keeps it. Time is constant per pair; memory one bit a
+ * document.
+ */
+#define JOIN_KEEPBYTES(n)	((n) / 8 + 1)
+void join_keep(unsigned char *kept, uint32_t a, uint32_t b);
+
+static inline int
+join_kept(const unsigned char *kept, uint32_t d)
+{
+	return kept[d / 8] >> (d % 8) & 1;
+}
 
 /* The documents loaded; the ID of document d (escaped, as in its record), *len its length. */
 size_t join_ndocs(const struct join *j);

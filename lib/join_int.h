@@ -45,6 +45,8 @@ struct join_shared {
 struct join {
 	struct join_opt opt;
 	int queries;		/* the documents from ncoll on are queries */
+	void (*tick)(size_t, size_t, void *);	/* join_progress */
+	void *tickctx;
 
 	/* The documents, in input order: the collection, then the queries. */
 	struct obuf ids;	/* their IDs, back to back */

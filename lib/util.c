@@ -406,6 +406,17 @@ eusage(const char *synopsis)
 	exit(EXIT_USAGE);
 }
 
+_Noreturn void
+eusagewhy(const char *synopsis, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	eusage(synopsis);
+}
+
 int
 help(const char *synopsis)
 {

@@ -156,6 +156,9 @@ void obuf_flush(struct obuf *b, FILE *fp);
 
 /* Usage handling: "usage: argv0 synopsis" on stderr and exit 2, or for -h on stdout and exit 0. */
 _Noreturn void eusage(const char *synopsis);
+
+/* A usage error getopt has not reported: why (weprintf), then eusage. */
+_Noreturn void eusagewhy(const char *synopsis, const char *fmt, ...);
 int help(const char *synopsis);
 
 #endif

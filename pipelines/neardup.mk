@@ -24,7 +24,8 @@
 # make -f neardup.mk query Q='new ...' answers new documents against the
 # collection, as neardup -q and neardup -u -q against a state made with
 # neardup -o: OUT/query.pairs (QUERY<TAB>OTHER<TAB>SIM) and OUT/query.unique,
-# through OUT/query.rec, query.text.rec and query.sketches.
+# through OUT/query.rec, query.text.rec and query.sketches; it says where
+# the two results are, on standard output.
 
 DOCS =
 Q =
@@ -87,7 +88,9 @@ $(OUT)/clusters: $(OUT)/sketches $(OUT)/join.param
 $(OUT)/unique: $(OUT)/sketches $(OUT)/join.param
 	simjoin -u -d $(D) -m $(M) -t $(T) $(OUT)/sketches $(SAVE)
 
+# The results are files the command line did not name: say where.
 query: $(OUT)/query.pairs $(OUT)/query.unique
+	@echo "neardup.mk: pairs in $(OUT)/query.pairs, new documents in $(OUT)/query.unique"
 
 $(OUT)/query.rec: FORCE
 	@test -n "$(Q)" || { echo "neardup.mk: no queries: set Q=" >&2; exit 2; }

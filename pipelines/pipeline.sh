@@ -3,8 +3,16 @@
 # comes from the script, and _num and tmp go back to it.)
 # shellcheck disable=SC2154,SC2034
 
+# warn MESSAGE: "prog: MESSAGE" on stderr, one line whatever the names in
+# it hold: a line break is written \n, a CR \r, as the tools' weprintf
+# writes them (lib/util.c), so that a name reads the same in every message.
+warn() {
+	printf '%s: %s\n' "$prog" "$*" | awk '{ gsub(/\r/, "\\r")
+		printf "%s%s", (NR > 1 ? "\\n" : ""), $0 } END { print "" }' >&2
+}
+
 die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
+	warn "$@"
 	exit 1
 }
 
@@ -15,16 +23,14 @@ die() {
 number() {
 	case $2 in
 	''|*[!0-9]*)
-		printf "%s: %s '%s' is invalid (allowed: %s to %s%s)\n" "$prog" "$1" "$2" \
-		    "$3" "$4" "${5:+, $5}" >&2
+		warn "$1 '$2' is invalid (allowed: $3 to $4${5:+, $5})"
 		exit 2 ;;
 	esac
 	_num=${2#"${2%%[!0]*}"}
 	_num=${_num:-0}
 	if [ ${#_num} -gt ${#4} ] || { [ ${#_num} -eq ${#4} ] && [ "$_num" -gt "$4" ]; } ||
 	    [ "$_num" -lt "$3" ]; then
-		printf "%s: %s '%s' is out of range (allowed: %s to %s%s)\n" "$prog" "$1" "$2" \
-		    "$3" "$4" "${5:+, $5}" >&2
+		warn "$1 '$2' is out of range (allowed: $3 to $4${5:+, $5})"
 		exit 2
 	fi
 }
@@ -48,8 +54,7 @@ fraction() {
 		[ ${#_dec} -le 15 ] || _bad=1 ;;
 	esac
 	if [ -n "$_bad" ]; then
-		printf "%s: %s '%s' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)\n" \
-		    "$prog" "$1" "$2" >&2
+		warn "$1 '$2' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)"
 		exit 2
 	fi
 }

@@ -5,7 +5,7 @@
 load helper
 load neardocs
 
-u='usage: neardup [-bcuvw] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
+u='usage: neardup [-bcuvwz] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
@@ -21,13 +21,14 @@ setup() {
 }
 
 @test "neardup: usage errors" {
-	check 2 '' "$u" neardup
-	check 2 '' "$u" neardup -l docs
-	check 2 '' "$u" neardup -0 docs
-	check 2 '' "$u" neardup -c -q st docs
-	check 2 '' "$u" neardup -c -a st docs
-	check 2 '' "$u" neardup -a st -o st docs
-	check 2 '' "$u" neardup -q st -q st docs
+	# each with its reason first (issue 18.8)
+	check 2 '' "neardup: no file operand\n$u" neardup
+	check 2 '' "neardup: -l takes no operand (the list is standard input)\n$u" neardup -l docs
+	check 2 '' "neardup: -0 takes no operand (the list is standard input)\n$u" neardup -0 docs
+	check 2 '' "neardup: -c cannot go with -q\n$u" neardup -c -q st docs
+	check 2 '' "neardup: -c cannot go with -a\n$u" neardup -c -a st docs
+	check 2 '' "neardup: -o cannot go with -a\n$u" neardup -a st -o st docs
+	check 2 '' "neardup: -q given twice\n$u" neardup -q st -q st docs
 	check 2 '' "neardup: words '0' is out of range (allowed: 1 to 16)\n" neardup -k 0 docs
 	check 2 '' "neardup: words '17' is out of range (allowed: 1 to 16)\n" neardup -k 17 docs
 	check 2 '' "neardup: size '257' is out of range (allowed: 1 to 256)\n" neardup -n 257 docs
@@ -142,8 +143,10 @@ setup() {
 	command -v script >/dev/null 2>&1 || skip "no script(1)"
 	run script -qec 'neardup -v docs 2>&1 >/dev/null' /dev/null
 	[ "$status" -eq 0 ]
-	# (documents read in parts: the first part's count)
-	[[ $output == *$'\rsketch: '[0-9]*' documents, '[0-9]*/s$'\r\n'neardup:\ sketched\ 7\ documents* ]]
+	# the documents of all parts, of the total, then the join's progress
+	# (issue 18.7)
+	[[ $output == *$'\rneardup: 7 of 7 documents, '[0-9]*/s' '*$'\r\n'neardup:\ sketched\ 7\ documents* ]]
+	[[ $output == *$'\rsimjoin: pairing 0 of 7 documents, 0%'*$'\rsimjoin: paired 7 documents '*$'\r\n'neardup:\ joined\ in* ]]
 }
 
 @test "neardup -o, -q: a kept state answers new documents" {
@@ -753,4 +756,57 @@ rewrite() {
 	done
 	# with 30 copies the edit is still paired with p: p is not kept too
 	check 0 'docs/e.txt\ndocs/u1.txt\ndocs/u2.txt\ndocs/u3.txt\n' '' neardup -u docs
+}
+
+# chain: chain/a.txt to c.txt, 300 words each, b.txt the second half of a
+# and the first of c: a~b and b~c, but a and c share no text.
+chain() {
+	mkdir chain
+	gendoc 7 600 >words
+	cut -d ' ' -f 1-300 words >chain/a.txt
+	cut -d ' ' -f 151-450 words >chain/b.txt
+	cut -d ' ' -f 301-600 words >chain/c.txt
+}
+
+@test "neardup -u: greedy in input order: a chain a~b~c keeps a and c, -c one cluster (issue 18.6)" {
+	chain
+	check 0 'chain/a.txt\tchain/b.txt\t0.3438\nchain/b.txt\tchain/c.txt\t0.3438\n' '' neardup chain
+	check 0 'chain/a.txt\tchain/a.txt\nchain/b.txt\tchain/a.txt\nchain/c.txt\tchain/a.txt\n' '' neardup -c chain
+	check 0 'chain/a.txt\nchain/c.txt\n' '' neardup -u chain
+	# a kept collection counts as kept
+	neardup -o st chain/a.txt >/dev/null
+	check 0 'chain/c.txt\n' '' neardup -u -q st chain/b.txt chain/c.txt
+}
+
+@test "neardup -z: fields ended by NUL, names as they are: a newline survives (issue 18.8)" {
+	mkdir z
+	cp docs/a.txt "z/a
+b.txt"
+	cp docs/a2.txt "z/c	d.txt"
+	cp docs/c.txt 'z/e\f.txt'
+	check 0 'z/a\\nb.txt\tz/c\\td.txt\t0.8765\n' '' neardup z
+	check 0 'z/a\nb.txt\x00z/c\td.txt\x000.8765\x00' '' neardup -z z
+	check 0 'z/a\nb.txt\x00z/a\nb.txt\x00z/c\td.txt\x00z/a\nb.txt\x00z/e\\f.txt\x00z/e\\f.txt\x00' '' neardup -z -c z
+	check 0 'z/a\nb.txt\x00z/e\\f.txt\x00' '' neardup -z -u z
+	neardup -o st z >/dev/null
+	cp docs/b.txt "new
+q.txt"
+	check 0 'new\nq.txt\x00' '' neardup -z -u -q st docs/a2.txt "new
+q.txt"
+	# the names read back, as from find -print0: each file found
+	check 0 "$(cat "z/a
+b.txt" 'z/e\f.txt' | wc -l)\n" '' sh -c 'neardup -z -u z | xargs -0 cat | wc -l'
+}
+
+@test "neardup: a name with a line break in a message is one line, as the tools write it (issue 18.8)" {
+	neardup -o 's
+t' docs >/dev/null
+	check 1 '' 'neardup: s\\nt: made with words 5, not 4\n' neardup -k 4 -q 's
+t' docs
+	check 1 '' 'ndstate: s\\nu: no such state directory\n' neardup -q 's
+u' docs
+	check 2 '' "neardup: threshold 'x\\\\ny' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)\n" \
+		neardup -t 'x
+y' docs
+	check 2 '' "neardup: extract 'a\\\\rb' is invalid (main, all or raw)\n" neardup -e $'a\rb' docs
 }

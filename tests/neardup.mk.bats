@@ -151,8 +151,8 @@ newer() {
 
 @test "neardup.mk: query gives neardup -q's pairs and new documents" {
 	gendocs -n 12 -q 6 -s 3 . >/dev/null
-	run -0 mk -s Q=new query
-	[ "$output" = "" ]
+	# it says where the results are (issue 18.8)
+	check 0 'neardup.mk: pairs in w/query.pairs, new documents in w/query.unique\n' '' mk -s Q=new query
 	neardup -o state docs >/dev/null
 	neardup -q state new >want
 	[ -s want ]
@@ -163,7 +163,7 @@ newer() {
 	touch -t 200001010001 w/query.text.rec w/text.rec
 	touch -t 200001010002 w/query.sketches w/sketches
 	touch -t 200001010003 w/query.pairs w/query.unique
-	check 0 'docsplit\ndocsplit\nsimjoin\nsimjoin\n' '' ran Q=new query T=0.6
+	check 0 'docsplit\ndocsplit\nsimjoin\nsimjoin\nneardup.mk:\n' '' ran Q=new query T=0.6
 	neardup -t 0.6 -q state new | cmp - w/query.pairs
 }
 

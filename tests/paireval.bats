@@ -36,8 +36,8 @@ sweeprows() {
 
 @test "paireval: bad option, no labels operand" {
 	badopt "usage: paireval [-s] [-t threshold] labels [file ...]" paireval -x labels
-	check 2 '' "$u" paireval
-	check 2 '' "$u" paireval -s
+	check 2 '' "paireval: no labels operand\n$u" paireval
+	check 2 '' "paireval: no labels operand\n$u" paireval -s
 }
 
 @test "paireval: labels and pairs cannot both be standard input" {

@@ -26,7 +26,7 @@ setup() {
 
 @test "parjoin: bad option, missing -m, bad -l" {
 	badopt "usage: parjoin [-l limit] -m map [file ...]" parjoin -x -m map
-	check 2 '' "$u" parjoin m
+	check 2 '' "parjoin: no map: -m is required\n$u" parjoin m
 	check 2 '' "parjoin: limit '0' is too small (allowed: 1 to 4294967294)\\n" parjoin -l 0 -m map m
 }
 

@@ -23,7 +23,7 @@ setup() {
 
 @test "parsplit: bad option, missing -m, bad -n" {
 	badopt "usage: parsplit -m map [-n minsize] [file ...]" parsplit -x -m map
-	check 2 '' "$u" parsplit pages
+	check 2 '' "parsplit: no map: -m is required\n$u" parsplit pages
 	check 2 '' "parsplit: minimum size 'x' is invalid (allowed: 0 to 1073741824)\\n" parsplit -m map -n x pages
 	check 2 '' "parsplit: minimum size '1073741825' is too large (allowed: 0 to 1073741824)\\n" \
 		parsplit -m map -n 1073741825 pages

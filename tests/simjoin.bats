@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+u='usage: simjoin [-giuvz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
 frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
@@ -41,9 +41,10 @@ setup() {
 
 @test "simjoin: usage errors" {
 	badopt "${u%\\n}" simjoin -x w.sk
-	check 2 '' "$u" simjoin -g -u w.sk
-	check 2 '' "$u" simjoin -g -q w.sk w.sk
-	check 2 '' "$u" simjoin -q w.sk
+	# each with its reason first (issue 18.8)
+	check 2 '' "simjoin: -g cannot go with -u\n$u" simjoin -g -u w.sk
+	check 2 '' "simjoin: -g cannot go with -q\n$u" simjoin -g -q w.sk w.sk
+	check 2 '' "simjoin: -q needs a collection: no file operand\n$u" simjoin -q w.sk
 	check 2 '' 'simjoin: queries and collection cannot both be standard input\n' simjoin -q - w.sk - </dev/null
 	check 2 '' "simjoin: threshold '1.5' is invalid $frac\n" simjoin -t 1.5 w.sk
 	check 2 '' "simjoin: threshold 'x' is invalid $frac\n" simjoin -t x w.sk
@@ -284,6 +285,66 @@ copies() {
 		simjoin -q q.sk coll.sk >out$n
 		check 0 'B\tA\t0.8125\n' '' awk '$1 == "B" && $2 == "A"' out$n
 	done
+}
+
+# A chain: B shares 5 of 15 shingles with A, and C 5 of 15 with B; A and
+# C share none. One cluster, but C is not a near-duplicate of A.
+chain() {
+	sk A 10 1 2 3 4 5 6 7 8 9 10
+	sk B 10 6 7 8 9 10 11 12 13 14 15
+	sk C 10 11 12 13 14 15 16 17 18 19 20
+}
+
+@test "simjoin -u: greedy in input order: a chain A~B~C keeps A and C (issue 18.6)" {
+	chain >chain.sk
+	check 0 'A\tB\t0.3333\nB\tC\t0.3333\n' '' simjoin chain.sk
+	check 0 'A\tA\nB\tA\nC\tA\n' '' simjoin -g chain.sk
+	check 0 'A\nC\n' '' simjoin -u chain.sk
+	# the order decides: B first keeps B only
+	{ sed -n 2p chain.sk; sed -n 1p chain.sk; sed -n 3p chain.sk; } >bac.sk
+	check 0 'B\n' '' simjoin -u bac.sk
+	# a query run: the collection is kept; a query dropped by a query
+	# does not drop the next
+	sed -n 1p chain.sk >a.sk
+	sed -n 2,3p chain.sk >bc.sk
+	check 0 'C\n' '' simjoin -u -q bc.sk a.sk
+	sed -n 2p chain.sk >b.sk
+	sed -n 3p chain.sk >c.sk
+	check 0 '' '' simjoin -u -q c.sk b.sk
+	check 0 'B\n' '' simjoin -u -q bc.sk /dev/null
+	# a longer chain keeps every other link
+	{ chain; sk D 10 16 17 18 19 20 21 22 23 24 25; sk E 10 21 22 23 24 25 26 27 28 29 30; } >long.sk
+	check 0 'A\nC\nE\n' '' simjoin -u long.sk
+}
+
+@test "simjoin -z: fields ended by NUL, IDs decoded (issue 18.8)" {
+	{
+		sk 'a\nb' 10 1 2 3 4 5 6 7 8 9 10
+		sk 'c\td' 10 1 2 3 4 5 6 7 8 9 11
+		sk 'e\\f' 10 21 22 23 24 25 26 27 28 29 30
+	} >z.sk
+	check 0 'a\\nb\tc\\td\t0.8182\n' '' simjoin z.sk
+	# (\x00: a NUL before a digit)
+	check 0 'a\nb\x00c\td\x000.8182\x00' '' simjoin -z z.sk
+	check 0 'a\nb\x00a\nb\x00c\td\x00a\nb\x00e\\f\x00e\\f\x00' '' simjoin -z -g z.sk
+	check 0 'a\nb\x00e\\f\x00' '' simjoin -z -u z.sk
+	# an ID that holds a NUL cannot be written: reported once, not written
+	sk 'g\0h' 10 1 2 3 4 5 6 7 8 9 10 >>z.sk
+	check 1 'a\nb\x00c\td\x000.8182\x00' "simjoin: ID 'g\\\\0h' holds a NUL: not written with -z\n" simjoin -z z.sk
+	check 0 'a\\nb\tc\\td\t0.8182\na\\nb\tg\\0h\t1.0000\nc\\td\tg\\0h\t0.8182\n' '' simjoin z.sk
+}
+
+@test "simjoin -v: the pairing's progress, on a terminal redrawn (issue 18.7)" {
+	check 0 'A\tB\t0.8095\n' 'simjoin: paired 5 documents\n' simjoin -v w.sk
+	head -n 2 w.sk >ab.sk
+	tail -n 3 w.sk >cde.sk
+	check 0 'A\n' 'simjoin: paired 2 documents\n' simjoin -v -u -q ab.sk cde.sk
+	command -v script >/dev/null 2>&1 || skip "no script(1)"
+	run script -qec 'simjoin -v w.sk 2>&1 >/dev/null' /dev/null
+	[ "$status" -eq 0 ]
+	# each line padded to the widest before it
+	[ "$output" = "$(printf '\rsimjoin: %s\rsimjoin: %-7s\rsimjoin: %-34s\rsimjoin: %-34s\r' \
+		reading 'counting the hashes of 5 documents' 'pairing 0 of 5 documents, 0%' 'paired 5 documents')" ]
 }
 
 @test "simjoin: 3000 identical documents: each paired with the first 128" {

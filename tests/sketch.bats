@@ -4,7 +4,7 @@
 load helper
 load neardocs
 
-u='usage: sketch [-v] [-k words] [-n size] [-s seed] [file ...]\n'
+u='usage: sketch [-v] [-k words] [-n size] [-P countfile] [-s seed] [file ...]\n'
 fox='x\tthe quick brown fox jumps\n'
 
 @test "sketch -h: usage on stdout" {
@@ -111,6 +111,19 @@ load faults
 	run --separate-stderr sketch -v fox fox
 	[ "$status" -eq 0 ]
 	[[ $stderr =~ ^sketch:\ 2\ documents,\ [0-9]+/s$ ]]
+}
+
+@test "sketch -P: the count of documents done in a file, one fixed-width line (issue 18.7)" {
+	printf "$fox" >fox
+	sketch fox fox >want
+	check 0 '' '' cmp - want < <(sketch -P count fox fox)
+	check 0 '                   2\n' '' cat count
+	# rewritten in place, never appended to
+	printf 'x%.0s' $(seq 100) >count
+	awk 'BEGIN { for (i = 0; i < 3000; i++) printf "d%d\tw%d\n", i, i }' >many
+	sketch -P count many >/dev/null
+	check 0 '                3000\n' '' cat count
+	check 1 '' 'sketch: nodir/count: No such file or directory\n' sketch -P nodir/count fox
 }
 
 @test "sketch: 200000 distinct shingles in one page, a 1 MB ID" {
