@@ -3,7 +3,9 @@
  * shared hashes, verified by an estimate of rarity-weighted Jaccard
  * similarity.
  */
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "join.h"
 #include "rdr.h"
+#include "skidx.h"
 #include "util.h"
 
 #define PARTSMAX	64	/* -i: files read side by side */
@@ -18,8 +21,10 @@
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
 static int gflag;		/* clusters */
 static int iflag;		/* the files are parts, their records interleaved */
+static uint64_t length;		/* -L: the first bytes of the index; 0: all */
 static const char *qfile;	/* -q: queries against the collection */
 static int uflag;		/* unique documents */
+static const char *xfile;	/* -x: the collection is an index (skidx(5)) */
 static struct obuf out;
 
 static int
@@ -118,6 +123,33 @@ putdoc(uint32_t d, uint32_t root, void *ctx)
  * A fraction from 0 to 1 (estrtofrac) as a double: the exact decimal
  * divided by FRAC_ONE, both exact in a double, rounds as strtod would.
  */
+/*
+ * -x: the queries against the kept collection of an index ("-": standard
+ * input): only the kept documents they may pair with are read.
+ */
+static struct join *
+queryindex(int *ret)
+{
+	struct skidx *x;
+	struct join *b, *j;
+	unsigned size, maxwhole;
+	int fd = 0;
+
+	if (strcmp(xfile, "-") && (fd = open(xfile, O_RDONLY | O_CLOEXEC)) < 0)
+		eprintf("%s:", xfile);
+	if (!(x = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
+		exit(1);
+	b = join_new(&opt);
+	skidx_size(x, &size, &maxwhole);
+	join_setsize(b, size, maxwhole);
+	*ret |= load(b, qfile);
+	join_end(b);
+	if (!(j = skidx_query(x, b, &opt)))
+		exit(1);
+	join_free(b);
+	return j;
+}
+
 static double
 fraction(const char *s, const char *what)
 {
@@ -125,7 +157,9 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
+    "[-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n"
+    "       simjoin [-u] [-c containment] [-d rarity] [-L length] [-m minsize] [-t threshold] "
+    "-x index -q queries";
 
 static _Noreturn void
 usage(void)
@@ -140,8 +174,11 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "c:d:ghim:q:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "L:c:d:ghim:q:t:ux:")) != -1) {
 		switch (c) {
+		case 'L':
+			length = (uint64_t)estrtonum(optarg, 1, INT64_MAX, "length");
+			break;
 		case 'c':
 			opt.cthresh = fraction(optarg, "containment");
 			break;
@@ -168,6 +205,9 @@ main(int argc, char *argv[])
 		case 'u':
 			uflag = 1;
 			break;
+		case 'x':
+			xfile = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -176,8 +216,10 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (gflag && (uflag || qfile))
 		usage();
-	if (qfile && argc == 0)
+	if (xfile ? !qfile || argc > 0 || iflag || gflag : (qfile && argc == 0) || length)
 		usage();
+	if (xfile && !strcmp(xfile, "-") && !strcmp(qfile, "-"))
+		enprintf(EXIT_USAGE, "queries and index cannot both be standard input");
 	if (iflag && argc > PARTSMAX)
 		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);
 	for (c = 0; qfile && c < argc; c++)
@@ -185,6 +227,10 @@ main(int argc, char *argv[])
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
+	if (xfile) {
+		j = queryindex(&ret);
+		goto output;
+	}
 	j = join_new(&opt);
 	if (argc == 0)
 		ret |= load(j, "-");
@@ -197,6 +243,7 @@ main(int argc, char *argv[])
 		ret |= load(j, qfile);
 	}
 	join_prepare(j);
+output:
 	if (gflag || uflag)
 		join_clusters(j, uflag, putdoc, j);
 	else

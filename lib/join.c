@@ -83,6 +83,77 @@ duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
 	return 0;
 }
 
+/* Append document s, checked. */
+static void
+append(struct join *j, const struct sketch *s)
+{
+	size_t d = j->ndocs;
+
+	if (d == j->doccap) {
+		size_t cap = j->doccap;
+
+		egrow(&j->idoff, &cap, d + 1, sizeof *j->idoff);
+		cap = j->doccap;
+		egrow(&j->nsh, &cap, d + 1, sizeof *j->nsh);
+		cap = j->doccap;
+		egrow(&j->hoff, &cap, d + 1, sizeof *j->hoff);
+		egrow(&j->hn, &j->doccap, d + 1, sizeof *j->hn);
+	}
+	j->idoff[d] = j->ids.n;
+	obuf_add(&j->ids, s->id, s->idlen);
+	j->nsh[d] = s->nshingles;
+	j->hoff[d] = j->nhv;
+	j->hn[d] = s->n;
+	/* + 1: hv is never null, even if every page is empty */
+	egrow(&j->hv, &j->hvcap, j->nhv + s->n + 1, sizeof *j->hv);
+	memcpy(j->hv + j->nhv, s->h, s->n * sizeof *j->hv);
+	j->nhv += s->n;
+	if (s->n < s->nshingles)
+		j->size = s->n;
+	else if (s->n > j->maxwhole)
+		j->maxwhole = s->n;
+	j->ndocs++;
+}
+
+void
+join_addsketch(struct join *j, const struct sketch *s)
+{
+	if (j->ndocs == UINT32_MAX - 1)
+		eprintf("too many documents");
+	if (j->queries)	/* the IDs a query run replaces */
+		wtab_intern(&j->seen, s->id, s->idlen);
+	append(j, s);
+}
+
+void
+join_setsize(struct join *j, unsigned size, unsigned maxwhole)
+{
+	j->size = size;
+	j->maxwhole = maxwhole;
+}
+
+void
+join_getsize(const struct join *j, unsigned *size, unsigned *maxwhole)
+{
+	*size = j->size;
+	*maxwhole = j->maxwhole;
+}
+
+void
+join_sketch(const struct join *j, uint32_t d, struct sketch *s)
+{
+	s->id = join_id(j, d, &s->idlen);
+	s->nshingles = j->nsh[d];
+	s->n = j->hn[d];
+	s->h = j->hv + j->hoff[d];
+}
+
+void
+join_setdf(struct join *j, const struct join_df *df)
+{
+	j->ext = df;
+}
+
 int
 join_add(struct join *j, struct rdr *r, char *line, size_t n)
 {
@@ -106,30 +177,7 @@ join_add(struct join *j, struct rdr *r, char *line, size_t n)
 		return 1;
 	if (d == UINT32_MAX - 1)
 		eprintf("%s:%ju: too many documents", r->name, r->lineno);
-	if (d == j->doccap) {
-		size_t cap = j->doccap;
-
-		egrow(&j->idoff, &cap, d + 1, sizeof *j->idoff);
-		cap = j->doccap;
-		egrow(&j->nsh, &cap, d + 1, sizeof *j->nsh);
-		cap = j->doccap;
-		egrow(&j->hoff, &cap, d + 1, sizeof *j->hoff);
-		egrow(&j->hn, &j->doccap, d + 1, sizeof *j->hn);
-	}
-	j->idoff[d] = j->ids.n;
-	obuf_add(&j->ids, s.id, s.idlen);
-	j->nsh[d] = s.nshingles;
-	j->hoff[d] = j->nhv;
-	j->hn[d] = s.n;
-	/* + 1: hv is never null, even if every page is empty */
-	egrow(&j->hv, &j->hvcap, j->nhv + s.n + 1, sizeof *j->hv);
-	memcpy(j->hv + j->nhv, s.h, s.n * sizeof *j->hv);
-	j->nhv += s.n;
-	if (s.n < s.nshingles)
-		j->size = s.n;
-	else if (s.n > j->maxwhole)
-		j->maxwhole = s.n;
-	j->ndocs++;
+	append(j, &s);
 	return 0;
 }
 
@@ -238,8 +286,11 @@ findshared(struct join *j, uint64_t h)
 static uint64_t
 count(struct join *j, uint64_t h)
 {
-	struct join_shared *s = findshared(j, h);
+	struct join_shared *s;
 
+	if (j->ext)
+		return j->ext->df(j->ext->ctx, h);
+	s = findshared(j, h);
 	return s ? s->n : 1;
 }
 
@@ -322,7 +373,7 @@ join_count(struct join *j)
 	/* calloc: the pages of documents never verified are never touched */
 	j->wv = ecalloc(j->nhv ? j->nhv : 1, sizeof *j->wv);
 	countshared(j);
-	if (j->opt.rarity > 0)
+	if (j->opt.rarity > 0 && !j->ext)
 		reachsort(j);
 	radix_free();	/* the sorts are done: their scratch goes before the runs */
 }
@@ -416,6 +467,11 @@ weight(struct join *j, uint64_t h)
 
 	if (rarity == 0)
 		return 1;
+	if (j->ext) {
+		can = (double)(j->ext->ndistinct - j->ext->below(j->ext->ctx, h));
+		df = (double)count(j, h) * (double)j->ext->ndistinct / can;
+		return df <= rarity ? 1 : rarity / df;
+	}
 	can = (double)(j->ndocs - reachbelow(j, h));
 	df = (double)count(j, h) * (double)j->ndocs / can;
 	return df <= rarity ? 1 : rarity / df;
