@@ -157,9 +157,8 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n"
-    "       simjoin [-u] [-c containment] [-d rarity] [-L length] [-m minsize] [-t threshold] "
-    "-x index -q queries";
+    "[-giu] [-c containment] [-d rarity] [-L length] [-m minsize] [-q queries] [-t threshold] "
+    "[-x index] [file ...]";
 
 static _Noreturn void
 usage(void)

@@ -13,6 +13,7 @@
 #include "skidx.h"
 #include "util.h"
 
+static int cflag;		/* -a: write the index anew, as one segment */
 static uint64_t length;		/* -L: the index's first bytes; 0: all */
 
 /* Load the batch records of the files (none: stdin), checked against x's sketches. */
@@ -37,6 +38,43 @@ loadbatch(struct join *b, const struct skidx *x, char **files, int n)
 	return ret;
 }
 
+/*
+ * -a with -c, or an index of as many segments as it may hold: the kept
+ * documents and the batch b, as a new file renamed to path (a reader of
+ * the old one, or a version linked to it, keeps it).
+ */
+static uint64_t
+compact(struct skidx *x, const char *path, struct join *b)
+{
+	struct join *all;
+	char *tmp = emalloc(strlen(path) + 5);
+	uint64_t len = 0;
+	int fd;
+
+	sprintf(tmp, "%s.new", path);
+	if (!(all = skidx_whole(x, b)))
+		goto done;
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0) {
+		weprintf("%s:", tmp);
+		goto done;
+	}
+	len = skidx_append(NULL, fd, tmp, all);
+	if (close(fd) < 0 && len) {
+		weprintf("%s:", tmp);
+		len = 0;
+	}
+	if (len && rename(tmp, path) < 0) {
+		weprintf("%s:", path);
+		len = 0;
+	}
+	if (!len)
+		unlink(tmp);
+done:
+	join_free(all);
+	free(tmp);
+	return len;
+}
+
 /* -a, -o: append the batch to the index at path (a new one with make). */
 static int
 store(const char *path, int make, char **files, int n)
@@ -53,7 +91,10 @@ store(const char *path, int make, char **files, int n)
 		return 1;
 	b = join_new(&opt);
 	ret = loadbatch(b, x, files, n);
-	len = skidx_append(x, fd, path, b);
+	if (x && (cflag || skidx_nseg(x) >= SKIDX_SEGMAX - 1))
+		len = compact(x, path, b);
+	else
+		len = skidx_append(x, fd, path, b);
 	join_free(b);
 	skidx_close(x);
 	if (close(fd) < 0 && len) {
@@ -74,20 +115,24 @@ dump(const char *path)
 	struct skidx *x;
 	int fd, ret;
 
-	if ((fd = open(path, O_RDONLY)) < 0)
+	if (strcmp(path, "-") && (fd = open(path, O_RDONLY)) < 0)
 		eprintf("%s:", path);
-	if (!(x = skidx_open(fd, path, length)))
+	if (!strcmp(path, "-"))
+		fd = 0;
+	if (!(x = skidx_open(fd, fd ? path : "<stdin>", length)))
 		return 1;
 	ret = skidx_dump(x, &out, stdout) < 0;
 	if (out.n)
 		obuf_flush(&out, stdout);
 	free(out.p);
 	skidx_close(x);
-	close(fd);
+	if (fd)
+		close(fd);
 	return ret;
 }
 
-static const char synopsis[] = "[-L length] -a index [file ...] | -d index | -o index [file ...]";
+static const char synopsis[] =
+    "[-c] [-L length] -a index [file ...] | [-L length] -d index | -o index [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -102,8 +147,11 @@ main(int argc, char *argv[])
 	int c, mode = 0, ret;
 
 	argv0 = "skidx";
-	while ((c = getopt(argc, argv, "L:a:d:ho:")) != -1) {
+	while ((c = getopt(argc, argv, "L:a:cd:ho:")) != -1) {
 		switch (c) {
+		case 'c':
+			cflag = 1;
+			break;
 		case 'L':
 			length = (uint64_t)estrtonum(optarg, 1, INT64_MAX, "length");
 			break;
@@ -123,7 +171,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (!mode || (mode == 'd' && argc > 0) || (mode == 'o' && length))
+	if (!mode || (mode == 'd' && (argc > 0 || cflag)) || (mode == 'o' && (length || cflag)))
 		usage();
 	setupstdout();
 	if (mode == 'd')

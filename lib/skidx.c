@@ -871,6 +871,39 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	return j;
 }
 
+struct join *
+skidx_whole(struct skidx *x, struct join *b)
+{
+	struct join_opt opt = { 0, -1, 0, 0 };
+	struct join *j = join_new(&opt);
+	struct plan pl;
+	struct sketch s;
+	uint64_t g;
+	size_t d;
+
+	if (plan(&pl, x, b, 0) < 0) {
+		weprintf("%s: a forged index", x->name);
+		join_free(j);
+		return NULL;
+	}
+	for (g = 0; g < x->ndocs; g++) {
+		if (isdead(x, g) || replaced(&pl, g))
+			continue;
+		if (getdoc(x, g, &s) < 0) {
+			plan_free(&pl);
+			join_free(j);
+			return NULL;
+		}
+		join_addsketch(j, &s);
+	}
+	for (d = 0; d < join_ndocs(b); d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		join_addsketch(j, &s);
+	}
+	plan_free(&pl);
+	return j;
+}
+
 /* Buffered writes at an offset of a file. */
 struct wr {
 	int fd;

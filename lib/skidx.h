@@ -53,4 +53,10 @@ struct join *skidx_query(struct skidx *x, struct join *b, const struct join_opt 
  */
 uint64_t skidx_append(struct skidx *x, int fd, const char *name, struct join *b);
 
+/*
+ * The kept documents of x that b does not replace, then b's, as one
+ * batch for a new index (the compaction of x with b); NULL if forged.
+ */
+struct join *skidx_whole(struct skidx *x, struct join *b);
+
 #endif

@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-giu] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]\n'
+u='usage: simjoin [-giu] [-c containment] [-d rarity] [-L length] [-m minsize] [-q queries] [-t threshold] [-x index] [file ...]\n'
 frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
@@ -40,7 +40,11 @@ setup() {
 }
 
 @test "simjoin: usage errors" {
-	badopt "${u%\\n}" simjoin -x w.sk
+	badopt "${u%\\n}" simjoin -y w.sk
+	check 2 '' "$u" simjoin -x w.sk
+	check 2 '' "$u" simjoin -x w.sk -q w.sk w.sk
+	check 2 '' "$u" simjoin -L 8 -q w.sk w.sk
+	check 2 '' "simjoin: queries and index cannot both be standard input\n" simjoin -x - -q - </dev/null
 	check 2 '' "$u" simjoin -g -u w.sk
 	check 2 '' "$u" simjoin -g -q w.sk w.sk
 	check 2 '' "$u" simjoin -q w.sk
