@@ -87,7 +87,19 @@ struct skidx {
 	size_t ndead;
 	int64_t ndistinct;
 	unsigned size, maxwhole;
+	int said;		/* that it is forged: said once */
 };
+
+/* Say once that x is forged (an offset or number out of its bounds). */
+static void
+forged(const struct skidx *x)
+{
+	struct skidx *w = (struct skidx *)x;
+
+	if (!w->said)
+		weprintf("%s: a forged or damaged index", x->name);
+	w->said = 1;
+}
 
 /* The first index of sorted v[0..n) holding a value >= x. */
 static size_t
@@ -216,7 +228,7 @@ getdoc(const struct skidx *x, uint64_t g, struct sketch *s)
 	s->nshingles = sg->nsh[i];
 	if (h0 > h1 || h1 > sg->h->nhv || h1 - h0 > SK_MAXSIZE || h1 - h0 > s->nshingles ||
 	    (h1 - h0 == 0 && s->nshingles) || i0 > i1 || i1 > sg->h->nid || i0 == i1) {
-		weprintf("%s: document %ju: a forged index", x->name, (uintmax_t)g);
+		forged(x);
 		return -1;
 	}
 	s->n = (unsigned)(h1 - h0);
@@ -294,9 +306,16 @@ livesize(struct skidx *x)
 
 	for (i = 0; i < x->nseg; i++) {
 		const struct seghdr *h = x->seg[i].h;
+		uint64_t n = h->ncut;
 
-		for (k = 0; k <= SK_MAXSIZE; k++)
+		for (k = 0; k <= SK_MAXSIZE; k++) {
 			whole[k] += h->whole[k];
+			n += h->whole[k];
+			if (h->whole[k] && h->size && k > h->size)
+				return -1;
+		}
+		if (n != h->ndocs)
+			return -1;
 		ncut += h->ncut;
 		if (h->size && x->size && h->size != x->size)
 			return -1;
@@ -306,10 +325,8 @@ livesize(struct skidx *x)
 	for (d = 0; d < x->ndead; d++) {
 		if (getdoc(x, x->dead[d], &s) < 0)
 			return -2;
-		if (s.n < s.nshingles)
-			ncut--;
-		else
-			whole[s.n]--;
+		if (s.n < s.nshingles ? ncut-- == 0 : whole[s.n]-- == 0)
+			return -1;
 	}
 	if (!ncut)
 		x->size = 0;
@@ -425,7 +442,7 @@ skidx_open(int fd, const char *name, uint64_t len)
 		goto bad;
 	return x;
 bad:
-	weprintf("%s: a forged or damaged index", name);
+	forged(x);
 fail:
 	skidx_close(x);
 	return NULL;
@@ -815,7 +832,7 @@ candidates(const struct plan *pl, unsigned minsize, uint64_t **sel, size_t *nsel
 	*nsel = k;
 	return 0;
 forged:
-	weprintf("%s: a forged index", x->name);
+	forged(x);
 	free(h);
 	free(out);
 	return -1;
@@ -843,7 +860,7 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 		plan_free(&q->pl);
 		free(q);
 		if (x)
-			weprintf("%s: a forged index", x->name);
+			forged(x);
 		return NULL;
 	}
 	j = join_new(opt);
@@ -882,7 +899,7 @@ skidx_whole(struct skidx *x, struct join *b)
 	size_t d;
 
 	if (plan(&pl, x, b, 0) < 0) {
-		weprintf("%s: a forged index", x->name);
+		forged(x);
 		join_free(j);
 		return NULL;
 	}
@@ -1152,7 +1169,7 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	size_t nb = join_ndocs(b), d;
 
 	if (plan(&pl, x, b, 0) < 0) {
-		weprintf("%s: a forged index", x->name);
+		forged(x);
 		return 0;
 	}
 	if (x) {
