@@ -58,8 +58,11 @@ void join_end(struct join *j);
 /*
  * Document frequencies: count the hashes held by more than one sketch,
  * and the sketches' reach (the largest hash each could hold), for the
- * weights. Memory beyond the sketches stays small: the hashes are
- * counted a sixteenth at a time, by their low 4 bits.
+ * weights, over distinct sketches: identical sketches (exact copies of a
+ * page) count once, so that a pair's SIM does not depend on how many
+ * copies of its pages exist (join_int.h says exactly what is counted).
+ * Memory beyond the sketches stays small: the hashes are counted a
+ * sixteenth at a time, by their low 4 bits.
  */
 void join_count(struct join *j);
 

@@ -27,7 +27,7 @@
  * Whether identical sketches count once (copies of a page): the rule of
  * join_int.h, which the counts of an index must follow.
  */
-#define DISTINCT	0
+#define DISTINCT	1
 
 /*
  * The maps: sorted records of a key (8 bytes) and, but for the reach
