@@ -113,6 +113,12 @@ bench: bench-pipeline bench-hamq
 bench-pipeline: all $(BENCHBINS)
 	sh bench/pipeline.sh
 
+# A kept state as an index file: build, one query, 10,000 queries and
+# 10,000 additions at 1,000,000 documents (INDEX_N), generated (not part
+# of bench: its minutes and 4 GB of disk in build/index-bench).
+bench-index: all
+	sh bench/index.sh
+
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
@@ -166,7 +172,7 @@ install: $(BINS)
 clean:
 	rm -rf bin $(BUILD) $(DEMO)
 
-.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-large \
+.PHONY: all check lint demo install clean bench bench-pipeline bench-hamq bench-index bench-large \
 	bench-extract bench-quality bench-quality-data bench-neardup bench-compare
 
 # Hardening builds, each in its own directory under build/ (never in bin/).
@@ -187,7 +193,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
 	parsplit parjoin wtab \
-	html paireval sketch simjoin inflate warc
+	html paireval sketch simjoin inflate warc skidx
 FUZZCC = clang
 # (a harness renames the main of the command it includes, which has no
 # prototype: -Wno-missing-prototypes)

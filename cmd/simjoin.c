@@ -147,6 +147,7 @@ queryindex(int *ret)
 	if (!(j = skidx_query(x, b, &opt)))
 		exit(1);
 	join_free(b);
+	/* the index stays mapped while j is used: the process ends then */
 	return j;
 }
 

@@ -54,6 +54,8 @@ join_free(struct join *j)
 	free(j->reach);
 	free(j->reachidx);
 	free(j->wv);
+	if (j->ext && j->ext->release)
+		j->ext->release(j->ext);
 	free(j);
 }
 

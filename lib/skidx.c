@@ -509,6 +509,9 @@ struct plan {
 	uint64_t *ck;
 	int64_t *cv;
 	size_t nc;
+	uint32_t *slot;		/* ck's places by a keyed hash, index + 1; 0 empty */
+	size_t mask;
+	uint64_t k0, k1;
 	uint64_t *radd, *rrem;	/* the reach of the sketches added and gone, sorted */
 };
 
@@ -592,6 +595,7 @@ plan_free(struct plan *pl)
 	free(pl->lost);
 	free(pl->ck);
 	free(pl->cv);
+	free(pl->slot);
 	free(pl->radd);
 	free(pl->rrem);
 }
@@ -600,7 +604,7 @@ plan_free(struct plan *pl)
 static void
 sumcounts(struct plan *pl, uint64_t *v, size_t n)
 {
-	size_t i, k;
+	size_t i, k, cap;
 	int64_t c;
 
 	radix_sort64kv(v, n);
@@ -613,6 +617,19 @@ sumcounts(struct plan *pl, uint64_t *v, size_t n)
 			pl->ck[pl->nc] = v[2 * i];
 			pl->cv[pl->nc++] = c;
 		}
+	}
+	/* a table, so that a weight costs no search (a key of its own: no flooding) */
+	for (cap = 16; cap < 2 * pl->nc; cap *= 2)
+		;
+	pl->mask = cap - 1;
+	pl->slot = ecalloc(cap, sizeof *pl->slot);
+	pl->k0 = siphash(sip_runkey(0), sip_runkey(1), "skidx.t0", 8, 2, 4, NULL);
+	pl->k1 = siphash(sip_runkey(0), sip_runkey(1), "skidx.t1", 8, 2, 4, NULL);
+	for (i = 0; i < pl->nc; i++) {
+		for (k = siphash13_u64(pl->k0, pl->k1, pl->ck[i]) & pl->mask; pl->slot[k];
+		    k = (k + 1) & pl->mask)
+			;
+		pl->slot[k] = (uint32_t)(i + 1);
 	}
 }
 
@@ -745,9 +762,15 @@ cdf(void *ctx, uint64_t h)
 {
 	const struct plan *pl = ctx;
 	const struct skidx *x = pl->x;
-	size_t k = lowerbound(pl->ck, pl->nc, h);
-	int64_t c = k < pl->nc && pl->ck[k] == h ? pl->cv[k] : 0;
+	size_t k;
+	int64_t c = 0;
 	unsigned sg;
+
+	for (k = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[k]; k = (k + 1) & pl->mask)
+		if (pl->ck[pl->slot[k] - 1] == h) {
+			c = pl->cv[pl->slot[k] - 1];
+			break;
+		}
 
 	for (sg = 0; x && sg < x->nseg; sg++)
 		c += mapsum(&x->seg[sg].map[M_COUNT], h);
@@ -838,13 +861,20 @@ forged:
 	return -1;
 }
 
-/* What a query join keeps alive: its counts. */
+/* What a query join keeps alive: its counts (df first: release gets it). */
 struct qctx {
-	struct plan pl;
 	struct join_df df;
+	struct plan pl;
 };
 
-static struct qctx *queryctx;	/* the one query of the process */
+static void
+release(const struct join_df *df)
+{
+	struct qctx *q = (struct qctx *)df;
+
+	plan_free(&q->pl);
+	free(q);
+}
 
 struct join *
 skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
@@ -866,8 +896,12 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	j = join_new(opt);
 	join_getsize(b, &size, &maxwhole);
 	for (d = 0; d < nsel; d++) {
-		if (getdoc(x, sel[d], &s) < 0)
-			exit(1);
+		if (getdoc(x, sel[d], &s) < 0) {
+			join_free(j);
+			free(sel);
+			release(&q->df);
+			return NULL;
+		}
 		join_addsketch(j, &s);
 	}
 	join_setsize(j, size, maxwhole);
@@ -882,9 +916,9 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	q->df.df = cdf;
 	q->df.below = cbelow;
 	q->df.ctx = &q->pl;
+	q->df.release = release;
 	join_setdf(j, &q->df);
 	join_prepare(j);
-	queryctx = q;	/* lives as long as the process: one query a run */
 	return j;
 }
 
