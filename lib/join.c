@@ -286,12 +286,12 @@ findshared(struct join *j, uint64_t h)
 }
 
 static uint64_t
-count(struct join *j, uint64_t h)
+count(struct join *j, size_t d, unsigned k, uint64_t h)
 {
 	struct join_shared *s;
 
 	if (j->ext)
-		return j->ext->df(j->ext->ctx, h);
+		return j->ext->df(j->ext->ctx, d, k, h);
 	s = findshared(j, h);
 	return s ? s->n : 1;
 }
@@ -491,22 +491,6 @@ join_prepare(struct join *j)
 	join_runs(j);
 }
 
-/* The first index of sorted v[0..n) holding a value >= x. */
-static size_t
-lowerbound(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * The number of sketches whose largest hash is below h: reach is sorted,
  * and reachidx[b] is the number of them below the first hash of bucket b
@@ -517,7 +501,7 @@ reachbelow(const struct join *j, uint64_t h)
 {
 	size_t b = (size_t)(h >> (64 - j->reachbits)), lo = j->reachidx[b];
 
-	return lo + lowerbound(j->reach + lo, j->reachidx[b + 1] - lo, h);
+	return lo + radix_lower(j->reach + lo, j->reachidx[b + 1] - lo, h);
 }
 
 /*
@@ -528,7 +512,7 @@ reachbelow(const struct join *j, uint64_t h)
  * holding h, scaled up by the share of distinct sketches that could.
  */
 static double
-weight(struct join *j, uint64_t h)
+weight(struct join *j, size_t d, unsigned k, uint64_t h)
 {
 	double df, can;
 	unsigned rarity = j->opt.rarity;
@@ -536,7 +520,7 @@ weight(struct join *j, uint64_t h)
 	if (rarity == 0)
 		return 1;
 	can = (double)(j->ndistinct - (j->ext ? j->ext->below(j->ext->ctx, h) : reachbelow(j, h)));
-	df = (double)count(j, h) * (double)j->ndistinct / can;
+	df = (double)count(j, d, k, h) * (double)j->ndistinct / can;
 	return df <= rarity ? 1 : rarity / df;
 }
 
@@ -630,7 +614,7 @@ join_weights(struct join *j, size_t d)
 
 	if (j->hn[d] > 0 && w[0] == 0)
 		for (k = 0; k < j->hn[d]; k++)
-			w[k] = (float)weight(j, j->hv[j->hoff[d] + k]);
+			w[k] = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
 	return w;
 }
 

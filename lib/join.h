@@ -106,14 +106,15 @@ void join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, v
 
 /*
  * For a collection held elsewhere (an index, skidx.h): the counts behind
- * the weights come from df: ndistinct, the sketches counted, df(h) the
- * number of them holding h, below(h) the number whose reach (their
+ * the weights come from df: ndistinct, the sketches counted, df(d, k, h)
+ * the number of them holding h, the k-th hash of document d (which may
+ * say where it is counted), below(h) the number whose reach (their
  * largest hash, UINT64_MAX if whole) is below h. Set before join_count;
  * join_free calls release(df), unless it is NULL.
  */
 struct join_df {
 	size_t ndistinct;
-	uint64_t (*df)(void *ctx, uint64_t h);
+	uint64_t (*df)(void *ctx, size_t d, unsigned k, uint64_t h);
 	size_t (*below)(void *ctx, uint64_t h);
 	void *ctx;
 	void (*release)(const struct join_df *df);

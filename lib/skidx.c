@@ -22,6 +22,7 @@
 #define PARTS		16	/* counts and postings are sorted a sixteenth at a time */
 #define DIRBITSMAX	24	/* a map's directory: at most 2^24 buckets */
 #define FLUSHAT		(1 << 20)
+#define HCNTMAX		0xffff	/* an inline count this large is looked up */
 
 /*
  * Whether identical sketches count once (copies of a page): the rule of
@@ -50,7 +51,7 @@ struct seghdr {
 	uint64_t prev, end;	/* 1 if a segment comes before it, else 0; past its end */
 	uint64_t ndocs, nhv, nid, ndead, size, ncut;
 	int64_t ndistinct;	/* the change to the number of distinct sketches */
-	uint64_t hoff, idoff, nsh, hv, ids, dead;	/* offsets in the segment */
+	uint64_t hoff, idoff, nsh, hv, ids, dead, hcnt;	/* offsets in the segment */
 	struct maphdr map[NMAP];
 	uint32_t whole[SK_MAXSIZE + 2];	/* its whole sketches, by number of hashes */
 };
@@ -71,6 +72,7 @@ struct seg {
 	const struct seghdr *h;
 	uint64_t base;		/* the number of its first document */
 	const uint64_t *hoff, *idoff, *nsh, *hv, *dead;
+	const uint16_t *hcnt;	/* each hash's count as of this segment; HCNTMAX: look it up */
 	const char *ids;
 	struct map map[NMAP];
 };
@@ -99,22 +101,6 @@ forged(const struct skidx *x)
 	if (!w->said)
 		weprintf("%s: a forged or damaged index", x->name);
 	w->said = 1;
-}
-
-/* The first index of sorted v[0..n) holding a value >= x. */
-static size_t
-lowerbound(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static uint64_t
@@ -241,7 +227,7 @@ getdoc(const struct skidx *x, uint64_t g, struct sketch *s)
 static int
 isdead(const struct skidx *x, uint64_t g)
 {
-	size_t k = lowerbound(x->dead, x->ndead, g);
+	size_t k = radix_lower(x->dead, x->ndead, g);
 
 	return k < x->ndead && x->dead[k] == g;
 }
@@ -272,7 +258,8 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 	    !section(start, end, h->nsh, h->ndocs, 8) ||
 	    !section(start, end, h->hv, h->nhv, 8) ||
 	    !section(start, end, h->ids, h->nid, 1) ||
-	    !section(start, end, h->dead, h->ndead, 8))
+	    !section(start, end, h->dead, h->ndead, 8) ||
+	    !section(start, end, h->hcnt, h->nhv, 2))
 		return -1;
 	for (m = 0; m < NMAP; m++) {
 		const struct maphdr *mh = &h->map[m];
@@ -292,6 +279,7 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 	s->hv = (const uint64_t *)(b + h->hv);
 	s->ids = (const char *)(b + h->ids);
 	s->dead = (const uint64_t *)(b + h->dead);
+	s->hcnt = (const uint16_t *)(b + h->hcnt);
 	return 0;
 }
 
@@ -398,6 +386,8 @@ skidx_open(int fd, const char *name, uint64_t len)
 	}
 	x->p = p;
 	x->len = (size_t)len;
+	/* lookups are scattered: no read-ahead around them */
+	(void)posix_madvise(p, (size_t)len, POSIX_MADV_RANDOM);
 	fh = (const struct filehdr *)x->p;
 	if (memcmp(fh->magic, FILE_MAGIC, 8) || fh->order != ORDER) {
 		weprintf("%s: not an index", name);
@@ -510,6 +500,8 @@ struct plan {
 	int64_t *cv;
 	size_t nc;
 	uint32_t *slot;		/* ck's places by a keyed hash, index + 1; 0 empty */
+	uint64_t *sel;		/* a query's kept documents, as numbered in its join */
+	size_t nsel;
 	size_t mask;
 	uint64_t k0, k1;
 	uint64_t *radd, *rrem;	/* the reach of the sketches added and gone, sorted */
@@ -518,7 +510,7 @@ struct plan {
 static int
 replaced(const struct plan *pl, uint64_t g)
 {
-	size_t k = lowerbound(pl->dead, pl->ndead, g);
+	size_t k = radix_lower(pl->dead, pl->ndead, g);
 
 	return k < pl->ndead && pl->dead[k] == g;
 }
@@ -596,6 +588,7 @@ plan_free(struct plan *pl)
 	free(pl->ck);
 	free(pl->cv);
 	free(pl->slot);
+	free(pl->sel);
 	free(pl->radd);
 	free(pl->rrem);
 }
@@ -758,21 +751,30 @@ struct counts {
 };
 
 static uint64_t
-cdf(void *ctx, uint64_t h)
+cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 {
 	const struct plan *pl = ctx;
 	const struct skidx *x = pl->x;
-	size_t k;
+	const struct seg *sd;
+	size_t i;
+	uint64_t li;
 	int64_t c = 0;
-	unsigned sg;
+	unsigned sg = 0;
 
-	for (k = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[k]; k = (k + 1) & pl->mask)
-		if (pl->ck[pl->slot[k] - 1] == h) {
-			c = pl->cv[pl->slot[k] - 1];
+	for (i = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[i]; i = (i + 1) & pl->mask)
+		if (pl->ck[pl->slot[i] - 1] == h) {
+			c = pl->cv[pl->slot[i] - 1];
 			break;
 		}
-
-	for (sg = 0; x && sg < x->nseg; sg++)
+	/* a kept document's hash: its count as of its segment, and the later ones' */
+	if (d < pl->nsel) {
+		sd = segof(x, pl->sel[d], &li);
+		if (sd->hcnt[sd->hoff[li] + k] != HCNTMAX) {
+			c += sd->hcnt[sd->hoff[li] + k];
+			sg = (unsigned)(sd - x->seg) + 1;
+		}
+	}
+	for (; x && sg < x->nseg; sg++)
 		c += mapsum(&x->seg[sg].map[M_COUNT], h);
 	/* a forged index cannot make a count below 1: the sketch holding h counts */
 	return c > 0 ? (uint64_t)c : 1;
@@ -783,8 +785,8 @@ cbelow(void *ctx, uint64_t h)
 {
 	const struct plan *pl = ctx;
 	const struct skidx *x = pl->x;
-	int64_t c = (int64_t)lowerbound(pl->radd, pl->nadd, h) -
-	    (int64_t)lowerbound(pl->rrem, pl->nlost, h);
+	int64_t c = (int64_t)radix_lower(pl->radd, pl->nadd, h) -
+	    (int64_t)radix_lower(pl->rrem, pl->nlost, h);
 	unsigned sg;
 
 	for (sg = 0; x && sg < x->nseg; sg++)
@@ -893,12 +895,13 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 			forged(x);
 		return NULL;
 	}
+	q->pl.sel = sel;	/* the numbers of the kept documents in j, for cdf */
+	q->pl.nsel = nsel;
 	j = join_new(opt);
 	join_getsize(b, &size, &maxwhole);
 	for (d = 0; d < nsel; d++) {
 		if (getdoc(x, sel[d], &s) < 0) {
 			join_free(j);
-			free(sel);
 			release(&q->df);
 			return NULL;
 		}
@@ -910,7 +913,6 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 		join_sketch(b, (uint32_t)d, &s);
 		join_addsketch(j, &s);
 	}
-	free(sel);
 	q->df.ndistinct = (size_t)((x ? x->ndistinct : 0) + (int64_t)q->pl.nadd -
 	    (int64_t)q->pl.nlost);
 	q->df.df = cdf;
@@ -1091,52 +1093,69 @@ part(uint64_t h)
 
 /*
  * The counts' change, a part at a time: +1 for each hash of the sketches
- * added, -1 for each of those gone, summed; the zeros are left out.
+ * added, -1 for each of those gone, summed; the zeros are left out. And
+ * cnt, each hash of the batch's count once the segment is added (the
+ * index's, looked up once a distinct hash, and the change).
  */
 static int
-writecounts(struct wr *w, struct maphdr *h, uint64_t seg, const struct plan *pl)
+writecounts(struct wr *w, struct maphdr *h, uint64_t seg, const struct plan *pl,
+    uint16_t *cnt)
 {
 	struct mapw mw;
 	struct sketch s;
-	uint64_t *v = NULL, nmax = 0;
-	size_t cap = 0, n, d, i, k;
-	unsigned p;
-	int64_t c;
+	unsigned char *isnew;
+	uint64_t *v = NULL, nmax = 0, pos;
+	size_t cap = 0, n, d, i, k, nb = join_ndocs(pl->b);
+	unsigned p, sg;
+	int64_t c, t;
 
-	for (d = 0; d < pl->nadd; d++) {
-		join_sketch(pl->b, pl->add[d], &s);
+	isnew = ecalloc(nb + 1, 1);
+	for (d = 0; d < pl->nadd; d++)
+		isnew[pl->add[d]] = 1;
+	for (d = 0; d < nb; d++) {
+		join_sketch(pl->b, (uint32_t)d, &s);
 		nmax += s.n;
 	}
 	nmax += (uint64_t)pl->nlost * SK_MAXSIZE;
 	mapbegin(&mw, w, h, seg, nmax, 12);
 	for (p = 0; p < PARTS; p++) {
-		for (n = 0, d = 0; d < pl->nadd; d++) {
-			join_sketch(pl->b, pl->add[d], &s);
+		/* (hash, position << 2 | new) for the batch's, (hash, 2) for those gone */
+		for (n = 0, pos = 0, d = 0; d < nb; pos += s.n, d++) {
+			join_sketch(pl->b, (uint32_t)d, &s);
 			egrow(&v, &cap, 2 * (n + s.n) + 2, sizeof *v);
 			for (i = 0; i < s.n; i++)
 				if (part(s.h[i]) == p) {
 					v[2 * n] = s.h[i];
-					v[2 * n++ + 1] = 1;
+					v[2 * n++ + 1] = (pos + i) << 2 | isnew[d];
 				}
 		}
 		for (d = 0; d < pl->nlost; d++) {
-			if (getdoc(pl->x, pl->lost[d], &s) < 0)
+			if (getdoc(pl->x, pl->lost[d], &s) < 0) {
+				free(isnew);
+				free(v);
 				return -1;
+			}
 			egrow(&v, &cap, 2 * (n + s.n) + 2, sizeof *v);
 			for (i = 0; i < s.n; i++)
 				if (part(s.h[i]) == p) {
 					v[2 * n] = s.h[i];
-					v[2 * n++ + 1] = 0;
+					v[2 * n++ + 1] = 2;
 				}
 		}
 		radix_sort64kv(v, n);
 		for (i = 0; i < n; i = k) {
 			for (c = 0, k = i; k < n && v[2 * k] == v[2 * i]; k++)
-				c += v[2 * k + 1] ? 1 : -1;
+				c += v[2 * k + 1] == 2 ? -1 : (int64_t)(v[2 * k + 1] & 1);
 			if (c)
 				mapadd(&mw, w, v[2 * i], (uint32_t)(int32_t)c);
+			for (t = c, sg = 0; pl->x && sg < pl->x->nseg; sg++)
+				t += mapsum(&pl->x->seg[sg].map[M_COUNT], v[2 * i]);
+			for (; i < k; i++)
+				if (v[2 * i + 1] != 2)
+					cnt[v[2 * i + 1] >> 2] = (uint16_t)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t);
 		}
 	}
+	free(isnew);
 	free(v);
 	mapend(&mw, w);
 	return 0;
@@ -1200,6 +1219,7 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	struct wr w = { fd, name, 0, { 0 }, 0 };
 	struct sketch s;
 	uint64_t start, v, *kv, k0, k1;
+	uint16_t *cnt;
 	size_t nb = join_ndocs(b), d;
 
 	if (plan(&pl, x, b, 0) < 0) {
@@ -1287,8 +1307,15 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	writemap(&w, &h.map[M_DIGEST], start, kv, nb, 12);
 	free(kv);
 	writepost(&w, &h.map[M_POST], start, b);
-	if (writecounts(&w, &h.map[M_COUNT], start, &pl) < 0)
+	cnt = ereallocarray(NULL, h.nhv + 1, sizeof *cnt);
+	if (writecounts(&w, &h.map[M_COUNT], start, &pl, cnt) < 0) {
+		free(cnt);
 		goto fail;
+	}
+	h.hcnt = wpos(&w) - start;
+	wadd(&w, cnt, h.nhv * sizeof *cnt);
+	wpad(&w);
+	free(cnt);
 	kv = ereallocarray(NULL, 2 * (pl.nadd > pl.nlost ? pl.nadd : pl.nlost) + 2, sizeof *kv);
 	for (d = 0; d < pl.nadd; d++) {
 		kv[2 * d] = pl.radd[d];
