@@ -515,12 +515,19 @@ static double
 weight(struct join *j, size_t d, unsigned k, uint64_t h)
 {
 	double df, can;
+	uint64_t n;
+	size_t b;
 	unsigned rarity = j->opt.rarity;
 
 	if (rarity == 0)
 		return 1;
+	n = count(j, d, k, h);
+	/* a bound of the sketches below h that weighs 1 already spares the search */
+	if (j->ext && j->ext->bound && (b = j->ext->bound(j->ext->ctx, h)) < j->ndistinct &&
+	    (double)n * (double)j->ndistinct / (double)(j->ndistinct - b) <= rarity)
+		return 1;
 	can = (double)(j->ndistinct - (j->ext ? j->ext->below(j->ext->ctx, h) : reachbelow(j, h)));
-	df = (double)count(j, d, k, h) * (double)j->ndistinct / can;
+	df = (double)n * (double)j->ndistinct / can;
 	return df <= rarity ? 1 : rarity / df;
 }
 

@@ -116,6 +116,7 @@ struct join_df {
 	size_t ndistinct;
 	uint64_t (*df)(void *ctx, size_t d, unsigned k, uint64_t h);
 	size_t (*below)(void *ctx, uint64_t h);
+	size_t (*bound)(void *ctx, uint64_t h);	/* at least below(h), cheaper; or NULL */
 	void *ctx;
 	void (*release)(const struct join_df *df);
 };

@@ -795,6 +795,30 @@ cbelow(void *ctx, uint64_t h)
 	return c > 0 ? (size_t)c : 0;
 }
 
+/* At least cbelow(h), from the maps' directories (their bucket of h counted whole). */
+static size_t
+cbound(void *ctx, uint64_t h)
+{
+	const struct plan *pl = ctx;
+	const struct skidx *x = pl->x;
+	int64_t c = (int64_t)radix_lower(pl->radd, pl->nadd, h) -
+	    (int64_t)radix_lower(pl->rrem, pl->nlost, h);
+	const struct map *a, *r;
+	uint64_t ba, br, ea, sr;
+	unsigned sg;
+
+	for (sg = 0; x && sg < x->nseg; sg++) {
+		a = &x->seg[sg].map[M_RADD];
+		r = &x->seg[sg].map[M_RREM];
+		ba = a->bits ? h >> (64 - a->bits) : 0;
+		br = r->bits ? h >> (64 - r->bits) : 0;
+		ea = a->dir[ba + 1] < a->n ? a->dir[ba + 1] : a->n;
+		sr = r->dir[br] < r->n ? r->dir[br] : r->n;
+		c += (int64_t)ea - (int64_t)sr;
+	}
+	return c > 0 ? (size_t)c : 0;
+}
+
 static unsigned
 nprefix(const struct sketch *s)
 {
@@ -917,6 +941,7 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	    (int64_t)q->pl.nlost);
 	q->df.df = cdf;
 	q->df.below = cbelow;
+	q->df.bound = cbound;
 	q->df.ctx = &q->pl;
 	q->df.release = release;
 	join_setdf(j, &q->df);
