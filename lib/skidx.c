@@ -500,6 +500,8 @@ struct plan {
 	int64_t *cv;
 	size_t nc;
 	uint32_t *slot;		/* ck's places by a keyed hash, index + 1; 0 empty */
+	uint64_t *seen;		/* a bit for the hashes of ck, by their own bits: most are not */
+	unsigned seenbits;
 	uint64_t *sel;		/* a query's kept documents, as numbered in its join */
 	size_t nsel;
 	size_t mask;
@@ -588,6 +590,7 @@ plan_free(struct plan *pl)
 	free(pl->ck);
 	free(pl->cv);
 	free(pl->slot);
+	free(pl->seen);
 	free(pl->sel);
 	free(pl->radd);
 	free(pl->rrem);
@@ -623,6 +626,15 @@ sumcounts(struct plan *pl, uint64_t *v, size_t n)
 		    k = (k + 1) & pl->mask)
 			;
 		pl->slot[k] = (uint32_t)(i + 1);
+	}
+	/* 8 bits a hash: a filter small enough to stay in the cache */
+	for (pl->seenbits = 9; pl->seenbits < 40 && ((uint64_t)1 << pl->seenbits) < 8 * (uint64_t)pl->nc;
+	    pl->seenbits++)
+		;
+	pl->seen = ecalloc(((size_t)1 << pl->seenbits) / 64, sizeof *pl->seen);
+	for (i = 0; i < pl->nc; i++) {
+		k = (size_t)(pl->ck[i] * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
+		pl->seen[k / 64] |= (uint64_t)1 << (k % 64);
 	}
 }
 
@@ -761,11 +773,14 @@ cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 	int64_t c = 0;
 	unsigned sg = 0;
 
-	for (i = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[i]; i = (i + 1) & pl->mask)
-		if (pl->ck[pl->slot[i] - 1] == h) {
-			c = pl->cv[pl->slot[i] - 1];
-			break;
-		}
+	i = (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
+	if (pl->seen[i / 64] >> (i % 64) & 1)
+		for (i = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[i];
+		    i = (i + 1) & pl->mask)
+			if (pl->ck[pl->slot[i] - 1] == h) {
+				c = pl->cv[pl->slot[i] - 1];
+				break;
+			}
 	/* a kept document's hash: its count as of its segment, and the later ones' */
 	if (d < pl->nsel) {
 		sd = segof(x, pl->sel[d], &li);
