@@ -79,7 +79,7 @@ fail=0
 
 mkdir -p "$out" || exit 1
 # the work directories, also when a failed check ends the run
-trap 'rm -rf "$out/work.$$" "$out/check.$$" "$out/course.$$"' EXIT
+trap 'loadoff; rm -rf "$out/work.$$" "$out/check.$$" "$out/course.$$"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -246,7 +246,7 @@ procs() {
 }
 
 # Generate the large corpus once (it is seeded, so always the same).
-large() {
+largedata() {
 	d=$out/large
 	if [ ! -f "$d/.done" ]; then
 		make -s bin/gencorpus bin/genhash || exit 1
@@ -255,6 +255,10 @@ large() {
 		bin/genhash -s 7 10000 128 >"$d/hashvalue.txt" &&
 		cp demo/stopwords.txt "$d/" && : >"$d/.done" || exit 1
 	fi
+}
+
+large() {
+	largedata
 	echo
 	echo "large corpus: $(cat "$d/article.txt" "$d/sample.txt" | wc -w) words," \
 	    "$(grep -c "$(printf '\f')" "$d/article.txt") + 1 articles," \
@@ -263,6 +267,100 @@ large() {
 	table 10000 128 "$d" large
 	check "$d" 10000 128
 	check "$d" 1000 64
+}
+
+# Issue 21's targets: wall-time ratios from paired runs, each command of
+# a race run in turn (A B C A B C ...), $runs rounds, on a quiet machine
+# and then loaded with one CPU-bound competitor per online processor,
+# started here and stopped by its PID. simtool decides its parts itself
+# (simtool(1)); "sequential" is the same run with SIMTOOL_PARTS=1, which
+# the default must never be slower than.
+
+# race KEY ...: run the commands cmd_KEY (strings, evaluated in the
+# current directory, stdout to /dev/null) in turn, $runs rounds; wall_KEY
+# gets the median wall time of each.
+race() {
+	for _k; do
+		: >"$out/.race.$_k"
+	done
+	_i=0
+	while [ "$_i" -lt "$runs" ]; do
+		for _k; do
+			_c=
+			eval "_c=\$cmd_$_k"
+			t0=$(now)
+			eval "$_c" >/dev/null || { echo "bench: $_c failed" >&2; fail=1; }
+			t1=$(now)
+			echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$out/.race.$_k"
+		done
+		_i=$((_i + 1))
+	done
+	for _k; do
+		eval "wall_$_k=\$(median <\"\$out/.race.\$_k\")"
+		rm -f "$out/.race.$_k"
+	done
+}
+
+# loadon, loadoff: one busy loop per online processor, started and stopped.
+hogs=
+loadon() {
+	_n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || _n=1
+	_i=0
+	while [ "$_i" -lt "$_n" ]; do
+		sh -c 'while :; do :; done' &
+		hogs="$hogs $!"
+		_i=$((_i + 1))
+	done
+	sleep 1
+}
+loadoff() {
+	# shellcheck disable=SC2086
+	[ -z "$hogs" ] || { kill $hogs; wait $hogs 2>/dev/null; }
+	hogs=
+}
+
+# target name dir N M yardstick-key yardstick-label goal: the race of
+# simtool N M, sequential and the yardstick in a copy of dir made of
+# links, quiet then loaded; one line each.
+target() {
+	name=$1 dir=$2 n=$3 m=$4 yk=$5 ylabel=$6 goal=$7
+	w=$out/work.$$
+	rm -rf "$w" && mkdir -p "$w" && cd "$w" || exit 1
+	for f in article.txt sample.txt stopwords.txt hashvalue.txt; do
+		ln -s "$dir/$f" . || exit 1
+	done
+	# shellcheck disable=SC2034
+	cmd_sim="simtool $n $m" cmd_seq="SIMTOOL_PARTS=1 simtool $n $m"
+	for how in quiet loaded; do
+		[ "$how" = quiet ] || loadon
+		race "$yk" sim seq
+		eval "y=\$wall_$yk"
+		# shellcheck disable=SC2154
+		printf '%-6s %-6s %s; load %s\n' "$name" "$how" "$(echo "$wall_sim $y $wall_seq" |
+		    awk -v l="$ylabel" -v c="simtool $n $m" -v g="$goal" '{
+			printf "%s %.3f s, %s %.3f s: %.2fx (target %s); sequential %.3f s: %.2fx of it",
+			    c, $1, l, $2, ($2 > 0 ? $1 / $2 : 0), g, $3, ($3 > 0 ? $1 / $3 : 0) }')" \
+		    "$(cut -d ' ' -f 1,4 /proc/loadavg 2>/dev/null || echo ?)"
+		[ "$how" = quiet ] || loadoff
+	done
+	cd "$root" || exit 1
+	rm -rf "$w"
+}
+
+targets() {
+	echo
+	echo "== issue 21 targets: median wall of $runs paired rounds; load now: $(uptime | sed 's/.*average: *//')"
+	largedata
+	# shellcheck disable=SC2034
+	cmd_wc="wc -w article.txt sample.txt"
+	target large "$d" 10000 128 wc "wc -w" "<= 1.0x"
+	if [ -f "$course/article.txt" ]; then
+		# shellcheck disable=SC2034
+		cmd_mono="$yard/mono 1000 16"
+		target course "$course" 1000 16 mono "mono" "<= 1.5x"
+	else
+		echo "course: data not found at $course, skipped"
+	fi
 }
 
 # The 1M-article corpus (bench-large): about 1.25 GB, generated once
@@ -283,6 +381,11 @@ large1m() {
 	    "$(grep -c "$(printf '\f')" "$d/sample.txt") samples," \
 	    "$(cat "$d/article.txt" "$d/sample.txt" | wc -c) bytes"
 	r0=$runs runs=1
+	echo
+	echo "== issue 21 target: simtool 10000 128 under 10 s wall, one paired round; load now: $(uptime | sed 's/.*average: *//')"
+	# shellcheck disable=SC2034
+	cmd_wc="wc -w article.txt sample.txt"
+	target 1M "$d" 10000 128 wc "wc -w" "< 10 s"
 	table 10000 128 "$d" large1m
 	check "$d" 10000 128
 	runs=$r0
@@ -495,11 +598,12 @@ docscheck() {
 	fi
 }
 
-[ $# -gt 0 ] || set -- large course kdoc docs
+[ $# -gt 0 ] || set -- targets large course kdoc docs
 for c; do
 	case $c in
 	large) large ;;
 	large1m) large1m ;;
+	targets) targets ;;
 	course) coursedata ;;
 	kdoc) kdoc ;;
 	docs) docsdata ;;

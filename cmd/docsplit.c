@@ -32,6 +32,10 @@ static struct {
 	int on;			/* mine() deals files out (not inside a list entry) */
 	uintmax_t nfiles;	/* files met so far, read or not */
 } deal = { 0, 1, 1, 0 };
+/* -p with page files: read the pages that begin in byte range part of parts only */
+static struct {
+	unsigned part, parts;
+} cut = { 0, 1 };
 /* What is read as a document, what is skipped */
 static struct {
 	int all;		/* -a: read binary files too */
@@ -87,15 +91,21 @@ putid(void)
 	return 1;
 }
 
-/* A page file: pages separated by form feeds, each with its ID on its first line. */
+/*
+ * A page file: pages separated by form feeds, each with its ID on its
+ * first line; its next limit bytes only, which start a page.
+ */
 static void
-pages(struct rdr *r)
+pages(struct rdr *r, uintmax_t limit)
 {
 	enum state st = SEEK_ID;
 	const char *p, *end, *q;
 	ptrdiff_t n;
 
-	while ((n = rdr_block(r, &p)) >= 0) {
+	while (limit > 0 && (n = rdr_block(r, &p)) >= 0) {
+		if ((uintmax_t)n > limit)
+			n = (ptrdiff_t)limit;
+		limit -= (uintmax_t)n;
 		for (end = p + n; p < end;) {
 			if (st == IN_TEXT) {
 				if (!(q = memchr(p, '\f', (size_t)(end - p)))) {
@@ -129,6 +139,66 @@ pages(struct rdr *r)
 	else if (putid())
 		obuf_addc(&out, '\n');
 	idline.n = 0;
+}
+
+/*
+ * Set *start to the offset of the first page of the file fd of size bytes
+ * that starts at from or after: 0, or the byte after a form feed; size if
+ * none does. Returns -1 on a read error.
+ */
+static int
+pagestart(int fd, off_t from, off_t size, off_t *start)
+{
+	char buf[1 << 16];
+	const char *q;
+	ssize_t n;
+	off_t at;
+
+	*start = from > 0 ? size : 0;
+	for (at = from - 1; from > 0 && at < size; at += n) {
+		if ((n = pread(fd, buf, sizeof buf, at)) < 0)
+			return -1;
+		if (n == 0)
+			break;
+		if ((q = memchr(buf, '\f', (size_t)n))) {
+			*start = at + (q - buf) + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * -p with a page file r: the pages that start in the part-th of the parts
+ * equal byte ranges of the file, read through a descriptor of their own.
+ * Part i ends where part i + 1 starts, by the same rule, so the parts
+ * split the file's pages between them exactly.
+ */
+static int
+pagepart(struct rdr *r)
+{
+	struct rdr pr;
+	struct stat st;
+	off_t from, to;
+	int fd;
+
+	if (fstat(r->fd, &st) < 0 ||
+	    pagestart(r->fd, st.st_size / cut.parts * cut.part +
+	    st.st_size % cut.parts * cut.part / cut.parts, st.st_size, &from) < 0 ||
+	    pagestart(r->fd, st.st_size / cut.parts * (cut.part + 1) +
+	    st.st_size % cut.parts * (cut.part + 1) / cut.parts, st.st_size, &to) < 0 ||
+	    (fd = dup(r->fd)) < 0) {
+		weprintf("%s:", r->name);
+		return 1;
+	}
+	if (lseek(fd, from, SEEK_SET) < 0) {
+		weprintf("%s:", r->name);
+		close(fd);
+		return 1;
+	}
+	rdr_fdopen(&pr, fd, r->name);
+	pages(&pr, (uintmax_t)(to - from));
+	return rdr_close(&pr);
 }
 
 /* One document: the ID is its path, the text all of its bytes. */
@@ -299,21 +369,31 @@ warcfile(struct rdr *r)
 static int
 readfile(struct rdr *r, const char *id)
 {
+	struct stat st;
 	const char *p;
 	size_t n;
-	int ret = 0;
+	int ret = 0, gz, whole;
 
-	rdr_gunzip(r, doc.max);
+	gz = rdr_gunzip(r, doc.max);
 	n = rdr_peek(r, SNIFF_LEN, &p);
-	if (warc_is(p, n)) {
+	/* with -p, what cannot be cut into byte ranges is part 0's, whole */
+	whole = cut.parts == 1 || gz || warc_is(p, n) || fstat(r->fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode);
+	if (whole && cut.part > 0) {
+		;
+	} else if (warc_is(p, n)) {
 		ret = warcfile(r);
 	} else if (!doc.all && sniff_binary(p, n)) {
+		/* told by the file's first bytes, whatever the part */
 		doc.nbinary++;
-		if (doc.verbose)
+		if (doc.verbose && cut.part == 0)
 			weprintf("%s: binary, skipped", r->name);
 	} else switch (mode) {
 	case PAGES:
-		pages(r);
+		if (whole)
+			pages(r, UINTMAX_MAX);
+		else
+			ret = pagepart(r);
 		break;
 	case FILES:
 		wholefile(r, id);
@@ -570,9 +650,16 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
-	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode != FILES) ||
+	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode == JSONL) ||
 	    (listonly && (mode == JSONL || deal.parts > 1)))
 		usage();
+	/* page files are cut into byte ranges, not dealt out whole */
+	if (mode == PAGES) {
+		cut.part = deal.part;
+		cut.parts = deal.parts;
+		deal.part = 0;
+		deal.parts = 1;
+	}
 	/* a list of paths cannot name standard input: its data is no file */
 	if (listonly && listdelim < 0) {
 		if (argc == 0)

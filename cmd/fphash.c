@@ -113,6 +113,27 @@ loadtable(const char *path, size_t nrows)
 	return 0;
 }
 
+/* A page's count items, added a batch at a time: where they are in its text. */
+enum { BATCH = 256 };
+static struct {
+	size_t off[BATCH], len[BATCH], n;
+	uint64_t count[BATCH];
+} items;
+
+/* Add the items gathered from text to the page. Returns -1 after a diagnostic. */
+static int
+additems(const char *text, const struct rdr *r)
+{
+	size_t k = simh_addbatch(sh, text, items.off, items.len, items.count, items.n);
+	int bad = k < items.n;
+
+	if (bad)
+		weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
+		    (int)items.len[k], text + items.off[k]);
+	items.n = 0;
+	return bad ? -1 : 0;
+}
+
 /* Add the "word:count ..." items of text to the page. */
 static int
 addcounts(const char *text, const char *end, const struct rdr *r)
@@ -124,19 +145,23 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 	int got;
 
 	counts_init(&it, text, end);
+	items.n = 0;
 	while ((got = counts_next(&it, &s, &n, &c))) {
 		if (got < 0) {
+			/* the items before it first: an error there comes first */
+			if (additems(text, r) < 0)
+				return -1;
 			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
 			    (int)n, s);
 			return -1;
 		}
-		if (simh_add(sh, s, n, (uint64_t)c) < 0) {
-			weprintf("%s:%ju: count of '%.*s' is too large", r->name,
-			    r->lineno, (int)n, s);
+		items.off[items.n] = (size_t)(s - text);
+		items.len[items.n] = n;
+		items.count[items.n] = (uint64_t)c;
+		if (++items.n == BATCH && additems(text, r) < 0)
 			return -1;
-		}
 	}
-	return 0;
+	return additems(text, r);
 }
 
 static int

@@ -196,6 +196,9 @@ flushout(int force)
 		obuf_flush(&out, stdout);
 }
 
+/* How many words ahead putpage asks for their tables' entries. */
+enum { PUTAHEAD = 16 };
+
 /* Write "ID<TAB>word:count ..." for the page just read and reset its counts. */
 static void
 putpage(void)
@@ -207,6 +210,21 @@ putpage(void)
 	obuf_add(&out, rec.id.p, rec.id.n);
 	obuf_addc(&out, '\t');
 	for (i = 0; i < tab.ntouched; i++) {
+		/*
+		 * A large vocabulary's tables are far from the cache, and the
+		 * words touched are scattered through them: ask for the
+		 * counts and offsets of words ahead, and for their text
+		 * when the offset has come.
+		 */
+		if (i + PUTAHEAD < tab.ntouched) {
+			k = tab.touched[i + PUTAHEAD];
+			PREFETCH(&tab.count[k]);
+			PREFETCH(&tab.words.off[k]);
+			if (tab.total)
+				PREFETCH(&tab.total[k]);
+		}
+		if (i + PUTAHEAD / 2 < tab.ntouched)
+			PREFETCH(tab.words.text + tab.words.off[tab.touched[i + PUTAHEAD / 2]]);
 		k = tab.touched[i];
 		w = wtab_word(&tab.words, k, &n);
 		if (i > 0)

@@ -3,7 +3,8 @@
  * reads them; then each record again through the builder, the text fed
  * whole and in chunks of OPT1 >> 4 bytes (0: one byte at a time), which must
  * give the same sketch; its record from sketch_write must read back the same
- * through sketch_parse. The words per shingle are 1 + OPT2 % 16, the size
+ * through sketch_parse, and be the sketch by its definition, from all the
+ * shingles sorted (ref). The words per shingle are 1 + OPT2 % 16, the size
  * 1 + OPT2 / 16 * 17 (1 to 256), the seed OPT1 >> 4.
  */
 #include <stdlib.h>
@@ -12,9 +13,68 @@
 #include "esc.h"
 #include "fuzz.h"
 #include "sketch.h"
+#include "tok.h"
+
+/* The words' hashes of a page, for the sketch by its definition (ref). */
+struct words {
+	uint64_t seed;
+	uint64_t *h;
+	size_t n, cap;
+};
 
 static void
-check(struct skbuild *b, unsigned size, char *line, size_t n, size_t step)
+addword(void *ctx, const char *w, size_t n)
+{
+	struct words *ws = ctx;
+
+	egrow(&ws->h, &ws->cap, ws->n + 1, sizeof *ws->h);
+	ws->h[ws->n++] = sketch_wordhash(ws->seed, w, n);
+}
+
+static int
+cmpu64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The sketch of text[0..len) as sketch.h defines it, one shingle at a
+ * time, all of them sorted: it must be the builder's s (which keeps a
+ * set, a cache of word hashes and a selection of the smallest).
+ */
+static void
+ref(const char *text, size_t len, unsigned k, unsigned size, uint64_t seed,
+    const struct sketch *s)
+{
+	struct words ws = { seed, NULL, 0, 0 };
+	struct tok t;
+	uint64_t *sh;
+	size_t i, nsh, ndist;
+
+	tok_init(&t, TOK_UNICODE);
+	tok_feed(&t, text, len, addword, &ws);
+	tok_end(&t, addword, &ws);
+	tok_free(&t);
+	nsh = ws.n == 0 ? 0 : ws.n < k ? 1 : ws.n - k + 1;
+	sh = ereallocarray(NULL, nsh ? nsh : 1, sizeof *sh);
+	for (i = 0; i < nsh; i++)
+		sh[i] = sketch_shingle(ws.h + i, ws.n < k ? (unsigned)ws.n : k);
+	qsort(sh, nsh, sizeof *sh, cmpu64);
+	for (i = ndist = 0; i < nsh; i++)
+		if (ndist == 0 || sh[ndist - 1] != sh[i])
+			sh[ndist++] = sh[i];
+	if (s->nshingles != ndist || s->n != (ndist < size ? ndist : size) ||
+	    memcmp(s->h, sh, s->n * sizeof *sh) != 0)
+		abort();
+	free(sh);
+	free(ws.h);
+}
+
+static void
+check(struct skbuild *b, unsigned k, unsigned size, uint64_t seed, char *line, size_t n,
+    size_t step)
 {
 	struct sketch whole, cut, back;
 	struct obuf wrec = { 0 };
@@ -48,6 +108,8 @@ check(struct skbuild *b, unsigned size, char *line, size_t n, size_t step)
 	for (i = 1; i < whole.n; i++)
 		if (whole.h[i - 1] >= whole.h[i])
 			abort();
+	if (bad1 == 0)
+		ref(text, len, k, size, seed, &whole);
 	/* the ID as sketch(1) takes it: only a valid escape is written */
 	whole.id = line;
 	whole.idlen = (size_t)(tab - line);
@@ -92,7 +154,7 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	free(out.p);
 	if (rdr_open(&r, in.path[0]) == 0) {
 		while ((len = rdr_line(&r, &line)) >= 0)
-			check(b, size, line, (size_t)len, in.o1 >> 4);
+			check(b, k, size, seed, line, (size_t)len, in.o1 >> 4);
 		rdr_close(&r);
 	}
 	skb_free(b);

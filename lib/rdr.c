@@ -41,7 +41,7 @@ int
 rdr_opendoc(const char *path, int dirok)
 {
 	struct stat st;
-	int fd, fl;
+	int fd;
 
 	if (!strcmp(path, "-"))
 		return STDIN_FILENO;
@@ -56,10 +56,8 @@ rdr_opendoc(const char *path, int dirok)
 		return RDR_DIR;
 	} else if (!S_ISREG(st.st_mode)) {
 		weprintf("%s: not a regular file", path);
-	} else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-		weprintf("%s:", path);
 	} else {
-		return fd;
+		return fd;	/* O_NONBLOCK kept: see rawread */
 	}
 	close(fd);
 	return -1;
@@ -91,13 +89,25 @@ rdr_close(struct rdr *r)
 	return r->err;
 }
 
-/* read(2) of up to n bytes; 0 at end of input or after a read error (reported, r->err set). */
+/*
+ * read(2) of up to n bytes; 0 at end of input or after a read error
+ * (reported, r->err set). A document of rdr_opendoc is a regular file
+ * left O_NONBLOCK, which its reads do not heed (two system calls a file
+ * saved); should a file system make one say EAGAIN all the same, the
+ * flag is cleared and the read done again, blocking. Standard input's
+ * flags are not ours to change.
+ */
 static size_t
 rawread(struct rdr *r, void *p, size_t n)
 {
 	ssize_t k;
+	int fl;
 
 	while ((k = read(r->fd, p, n)) < 0) {
+		if ((errno == EAGAIN || errno == EWOULDBLOCK) && !r->isstdin &&
+		    (fl = fcntl(r->fd, F_GETFL)) >= 0 && (fl & O_NONBLOCK) &&
+		    fcntl(r->fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
+			continue;
 		if (errno != EINTR) {
 			weprintf("%s: read error:", r->name);
 			r->err = 1;

@@ -33,8 +33,9 @@ enum { RDR_DIR = -2 };
 /*
  * Open a document, a file that must be regular, for rdr_fdopen, and
  * never block: a FIFO (or device) put in its place after the caller
- * looked would block open(2) for good, so it is opened O_NONBLOCK,
- * fstat(2)ed, and O_NONBLOCK is cleared only if it is a regular file.
+ * looked would block open(2) for good, so it is opened O_NONBLOCK and
+ * fstat(2)ed; a regular file is read with O_NONBLOCK still set (its
+ * reads do not heed it; rdr's reads clear it should one say EAGAIN).
  * Returns the descriptor; "-" is standard input, taken whatever it is;
  * a directory, with dirok, gives RDR_DIR and is left closed for the
  * caller to walk; anything else is reported ("path: not a regular

@@ -189,13 +189,27 @@ simh_band(struct simh *s, unsigned lo, unsigned hi)
 	s->bandhi = hi;
 }
 
+/* Add c occurrences of feature i (WTAB_NONE: no feature) to the page. */
+static int
+addid(struct simh *s, uint32_t i, uint64_t c)
+{
+	uint64_t *wt;
+
+	/* a zero count weighs nothing (and must not be listed twice in touched) */
+	if (c == 0 || i == WTAB_NONE)
+		return 0;
+	wt = &s->weight[i];
+	if (!*wt)
+		s->touched[s->ntouched++] = i;
+	*wt += c;
+	return *wt > INT64_MAX / 4 ? -1 : 0;
+}
+
 int
 simh_add(struct simh *s, const char *w, size_t n, uint64_t c)
 {
-	uint64_t *wt;
 	uint32_t i;
 
-	/* a zero count weighs nothing (and must not be listed twice in touched) */
 	if (c == 0)
 		return 0;
 	if (s->open) {
@@ -207,13 +221,36 @@ simh_add(struct simh *s, const char *w, size_t n, uint64_t c)
 				growfeatures(s);
 			simh_hash(&s->rows[i], s->m, s->key0, s->key1, w, n);
 		}
-	} else if ((i = wtab_find(&s->features, w, n)) == WTAB_NONE)
-		return 0;
-	wt = &s->weight[i];
-	if (!*wt)
-		s->touched[s->ntouched++] = i;
-	*wt += c;
-	return *wt > INT64_MAX / 4 ? -1 : 0;
+	} else {
+		i = wtab_find(&s->features, w, n);
+	}
+	return addid(s, i, c);
+}
+
+enum { ADDBATCH = 64 };
+
+size_t
+simh_addbatch(struct simh *s, const char *buf, const size_t *off, const size_t *len,
+    const uint64_t *c, size_t n)
+{
+	uint32_t ids[ADDBATCH];
+	size_t i, j, m;
+
+	/* an open table grows by the words: one at a time */
+	if (s->open) {
+		for (i = 0; i < n; i++)
+			if (simh_add(s, buf + off[i], len[i], c[i]) < 0)
+				return i;
+		return n;
+	}
+	for (i = 0; i < n; i += m) {
+		m = n - i < ADDBATCH ? n - i : ADDBATCH;
+		wtab_batch(&s->features, 1, buf, off + i, len + i, m, ids);
+		for (j = 0; j < m; j++)
+			if (addid(s, ids[j], c[i + j]) < 0)
+				return i + j;
+	}
+	return n;
 }
 
 void

@@ -87,6 +87,16 @@ void simh_band(struct simh *s, unsigned lo, unsigned hi);
 int simh_add(struct simh *s, const char *w, size_t n, uint64_t c);
 
 /*
+ * simh_add of n items at once, item i being the len[i] bytes at buf +
+ * off[i] with count c[i]: their features are looked up together
+ * (wtab_batch), which a table larger than the caches pays for. Returns n,
+ * or the index of the item whose count passed INT64_MAX / 4 (the items
+ * after it are not added; the page must be dropped).
+ */
+size_t simh_addbatch(struct simh *s, const char *buf, const size_t *off, const size_t *len,
+    const uint64_t *c, size_t n);
+
+/*
  * The page's fingerprint, or under SIMH_IMATCH its signature (the hash
  * of the words kept, in byte order, each followed by a LF), into f; the
  * next page starts empty. Returns 1; 0 under SIMH_IMATCH if no feature of

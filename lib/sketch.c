@@ -21,6 +21,9 @@
 #define prefetch(p)	((void)(p))
 #endif
 
+#define SK_WCBITS	10
+#define SK_WCACHE	(1 << SK_WCBITS)
+
 struct skbuild {
 	unsigned k, size;
 	uint64_t key0, key1;
@@ -33,18 +36,36 @@ struct skbuild {
 	int bad;
 	/*
 	 * The page's distinct shingle hashes: open addressing, 0 is empty.
-	 * A hash's place is its SipHash under the process's key (setk0,
-	 * setk1): the hashes themselves are public (the seed is known), and
-	 * words made so that their shingles share their low bits would
-	 * otherwise crowd one run of slots, a page's time quadratic.
+	 * A hash's place is secret: the hashes themselves are public (the
+	 * seed is known), and words made so that their shingles share their
+	 * low bits would otherwise crowd one run of slots, a page's time
+	 * quadratic. It is simple tabulation (Zobrist): the XOR of one
+	 * random word per byte of the hash, the words drawn from the
+	 * process's key; with it linear probing takes expected constant
+	 * time whatever the hashes (Patrascu and Thorup, "The power of
+	 * simple tabulation hashing", 2012), at a fraction of a SipHash.
 	 */
 	uint64_t *set;
 	size_t setcap, setn;
-	uint64_t setk0, setk1;
+	uint64_t placetab[8][256];
 	int haszero;
-	/* the smallest size of them: a max-heap */
-	uint64_t *heap;
-	unsigned heapn;
+	/*
+	 * The smallest size of them: the candidates, below bound once there
+	 * were more than size of them; when 2 * size are there, the size
+	 * smallest are kept, and bound is the largest of those (a
+	 * replacement costs a constant, not a heap's log size).
+	 */
+	uint64_t *cand;
+	unsigned ncand;
+	int bounded;
+	uint64_t bound;
+	uint64_t rng;			/* pivots of the selection */
+	/*
+	 * The hashes of the words of fewer than 8 bytes seen last, by their
+	 * one SipHash block (which holds the word and its length, and is
+	 * never 0): most words of a text are a few common ones.
+	 */
+	struct { uint64_t last, h; } wcache[SK_WCACHE];
 	/* shingles not yet in the set, with their places: their slots are being fetched */
 	uint64_t pend[SK_PEND], pendplace[SK_PEND];
 	unsigned npend, pendnext;	/* pendnext: where the next one goes, from 0 a page */
@@ -74,9 +95,10 @@ skb_new(unsigned k, unsigned size, uint64_t seed)
 	tok_init(&b->tok, TOK_UNICODE);
 	b->setcap = 1024;
 	b->set = ecalloc(b->setcap, sizeof *b->set);
-	b->setk0 = sip_runkey(3);
-	b->setk1 = sip_runkey(4);
-	b->heap = ecalloc(size, sizeof *b->heap);
+	for (i = 0; i < 8 * 256; i++)
+		b->placetab[i / 256][i % 256] = siphash13_u64(sip_runkey(3), sip_runkey(4), i);
+	b->cand = ecalloc(2 * (size_t)size, sizeof *b->cand);
+	b->rng = sip_runkey(5) | 1;
 	return b;
 }
 
@@ -87,7 +109,7 @@ skb_free(struct skbuild *b)
 		return;
 	tok_free(&b->tok);
 	free(b->set);
-	free(b->heap);
+	free(b->cand);
 	free(b);
 }
 
@@ -104,7 +126,8 @@ skb_begin(struct skbuild *b)
 	}
 	b->setn = 0;
 	b->haszero = 0;
-	b->heapn = 0;
+	b->ncand = 0;
+	b->bounded = 0;
 	b->npend = b->pendnext = 0;
 	b->nwords = 0;
 	b->slot = 0;
@@ -112,40 +135,100 @@ skb_begin(struct skbuild *b)
 	b->bad = 0;
 }
 
-static void
-siftdown(uint64_t *heap, unsigned n, unsigned i)
+/*
+ * Partition the distinct values a[lo..hi) (hi - lo > 1) around one of
+ * them drawn at random, so that no order of the values makes the
+ * selection and the sort below slow: the smaller ones go before it, the
+ * larger after. Returns its index.
+ */
+static unsigned
+partition(uint64_t *a, unsigned lo, unsigned hi, uint64_t *rng)
 {
-	uint64_t v = heap[i];
-	unsigned c;
+	unsigned i, store;
+	uint64_t pivot, t;
 
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && heap[c + 1] > heap[c])
-			c++;
-		if (heap[c] <= v)
-			break;
-		heap[i] = heap[c];
-		i = c;
+	*rng ^= *rng << 13;
+	*rng ^= *rng >> 7;
+	*rng ^= *rng << 17;
+	i = lo + (unsigned)(*rng % (hi - lo));
+	pivot = a[i];
+	a[i] = a[hi - 1];
+	a[hi - 1] = pivot;
+	/* no branch on the comparison: its outcome is a coin toss */
+	for (store = lo, i = lo; i < hi - 1; i++) {
+		t = a[i];
+		a[i] = a[store];
+		a[store] = t;
+		store += t < pivot;
 	}
-	heap[i] = v;
+	a[hi - 1] = a[store];
+	a[store] = pivot;
+	return store;
 }
 
+/*
+ * The k smallest of the n distinct values at a to a[0..k), the largest
+ * of them at a[k - 1] (0 < k < n): quickselect.
+ */
 static void
-siftup(uint64_t *heap, unsigned i)
+selectsmall(uint64_t *a, unsigned n, unsigned k, uint64_t *rng)
 {
-	uint64_t v = heap[i];
+	unsigned lo = 0, hi = n, m;
 
-	while (i > 0 && heap[(i - 1) / 2] < v) {
-		heap[i] = heap[(i - 1) / 2];
-		i = (i - 1) / 2;
+	while (hi - lo > 1) {
+		if ((m = partition(a, lo, hi, rng)) == k - 1)
+			return;
+		if (m > k - 1)
+			hi = m;
+		else
+			lo = m + 1;
 	}
-	heap[i] = v;
+}
+
+/* The distinct values a[lo..hi) in ascending order: quicksort, the smaller side first. */
+static void
+sortsmall(uint64_t *a, unsigned lo, unsigned hi, uint64_t *rng)
+{
+	unsigned i, j, m;
+	uint64_t v;
+
+	while (hi - lo > 16) {
+		m = partition(a, lo, hi, rng);
+		if (m - lo < hi - m) {
+			sortsmall(a, lo, m, rng);
+			lo = m + 1;
+		} else {
+			sortsmall(a, m + 1, hi, rng);
+			hi = m;
+		}
+	}
+	for (i = lo + 1; i < hi; i++) {
+		v = a[i];
+		for (j = i; j > lo && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
+/* Keep the size smallest candidates. */
+static void
+cut(struct skbuild *b)
+{
+	selectsmall(b->cand, b->ncand, b->size, &b->rng);
+	b->ncand = b->size;
+	b->bound = b->cand[b->size - 1];
+	b->bounded = 1;
 }
 
 /* Where v goes in the set (its first slot: the place & the mask). */
 static uint64_t
 place(const struct skbuild *b, uint64_t v)
 {
-	return siphash13_u64(b->setk0, b->setk1, v);
+	const uint64_t (*t)[256] = b->placetab;
+
+	return t[0][v & 255] ^ t[1][v >> 8 & 255] ^ t[2][v >> 16 & 255] ^
+	    t[3][v >> 24 & 255] ^ t[4][v >> 32 & 255] ^ t[5][v >> 40 & 255] ^
+	    t[6][v >> 48 & 255] ^ t[7][v >> 56];
 }
 
 /* Add v, whose place is pl, to the set; 1 if it was not there. */
@@ -189,13 +272,11 @@ addshingle(struct skbuild *b, uint64_t v, uint64_t pl)
 {
 	if (!setadd(b, v, pl))
 		return;
-	if (b->heapn < b->size) {
-		b->heap[b->heapn] = v;
-		siftup(b->heap, b->heapn++);
-	} else if (v < b->heap[0]) {
-		b->heap[0] = v;
-		siftdown(b->heap, b->heapn, 0);
-	}
+	if (b->bounded && v >= b->bound)
+		return;
+	b->cand[b->ncand++] = v;
+	if (b->ncand == 2 * b->size)
+		cut(b);
 }
 
 /* Shingle v: into the set later; the oldest waiting one now. */
@@ -249,11 +330,30 @@ sketch_shingle(const uint64_t *wh, unsigned k)
 	return mix(roll);
 }
 
+/* wordhash, from the cache if the word is short and there */
+static inline uint64_t
+cachedhash(struct skbuild *b, const char *w, size_t n)
+{
+	uint64_t last, h;
+	size_t i;
+
+	if (n >= 8)
+		return wordhash(b->key0, b->key1, w, n);
+	last = sip_lastblock((const unsigned char *)w, n);
+	i = (size_t)(last * SK_P >> (64 - SK_WCBITS));
+	if (b->wcache[i].last == last)
+		return b->wcache[i].h;
+	h = siphash_last(b->key0, b->key1, w, n, last, 1, 3, NULL);
+	b->wcache[i].last = last;
+	b->wcache[i].h = h;
+	return h;
+}
+
 static void
 word(void *ctx, const char *w, size_t n)
 {
 	struct skbuild *b = ctx;
-	uint64_t h = wordhash(b->key0, b->key1, w, n);
+	uint64_t h = cachedhash(b, w, n);
 	unsigned slot = b->slot;
 
 	if (b->nwords >= b->k)
@@ -271,14 +371,6 @@ skb_feed(struct skbuild *b, const char *p, size_t n)
 	tok_feed(&b->tok, p, n, word, b);
 }
 
-static int
-cmpu64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int
 skb_end(struct skbuild *b, struct sketch *s)
 {
@@ -287,10 +379,12 @@ skb_end(struct skbuild *b, struct sketch *s)
 	flushshingles(b);
 	if (b->nwords > 0 && b->nwords < b->k)
 		addshingle(b, mix(b->roll), place(b, mix(b->roll)));	/* a short page: one shingle of all its words */
-	qsort(b->heap, b->heapn, sizeof *b->heap, cmpu64);
+	if (b->ncand > b->size)
+		cut(b);
+	sortsmall(b->cand, 0, b->ncand, &b->rng);
 	s->nshingles = b->setn + (uint64_t)b->haszero;
-	s->n = b->heapn;
-	s->h = b->heap;
+	s->n = b->ncand;
+	s->h = b->cand;
 	return ret;
 }
 

@@ -230,6 +230,15 @@ block:
 	}
 }
 
+/* The ASCII letters and digits of v (digits: 0x30 to 0x39, below 0x80). */
+static inline uint64_t
+alnums(uint64_t v)
+{
+	uint64_t x = v & ONES * 0x7f;
+
+	return letters(v) | ((x + ONES * 0x50) & ~(x + ONES * 0x46) & ~v & HIGHS);
+}
+
 /* UTF-8 of c at w; returns the byte after it. */
 static char *
 pututf8(char *w, uint32_t c)
@@ -283,9 +292,10 @@ valid(const struct tok *t)
 }
 
 /*
- * The UTF-8 tokenizer. w is the word's end in t->word, with room for what
- * the chunk adds (at most 4 bytes out for every byte in, plus the cut
- * sequence). The state between chunks is t->need/cp/len and t->inword.
+ * The UTF-8 tokenizer. The word being built is ws[0..w - ws), in t->word,
+ * with room for what the chunk adds (at most 4 bytes out for every byte
+ * in, plus the cut sequence). The state between chunks is
+ * t->need/cp/len and t->inword, and the word, moved to t->word.p.
  */
 static void
 feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
@@ -294,10 +304,48 @@ feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
 	unsigned char c;
 	unsigned prop, cls;
 	uint32_t cp;
-	char *w;
+	uint64_t v, m, bounds;
+	size_t s, e;
+	char *w, *ws;
 
 	w = obuf_room(&t->word, 4 * (size_t)(end - p) + 4);
+	ws = t->word.p;
 	while (p < end) {
+		/*
+		 * 8 bytes of ASCII with no backslash, as feedascii takes
+		 * them: their letters and digits lowercased at w at once, the
+		 * words cut by the bounds of the mask
+		 */
+		if (!t->need && t->inword != UNI_SINGLE && end - p >= 8 &&
+		    !((v = load8(p)) & HIGHS) && !backslashes(v)) {
+			m = alnums(v);
+			store8(w, v | ONES * 0x20);
+			bounds = (m ^ (m << 8 | (t->inword ? 0x80 : 0))) & HIGHS;
+			if (t->inword && bounds) {
+				e = byteof(bounds & (~bounds + 1));
+				fn(ctx, ws, (size_t)(w + e - ws));
+				bounds &= bounds - 1;
+			}
+			while (bounds) {
+				s = byteof(bounds & (~bounds + 1));
+				if (!(bounds &= bounds - 1)) {
+					ws = w + s;	/* it goes on after the block */
+					break;
+				}
+				e = byteof(bounds & (~bounds + 1));
+				bounds &= bounds - 1;
+				fn(ctx, w + s, e - s);
+			}
+			p += 8;
+			if (m >> 63) {
+				t->inword = UNI_WORD;
+				w += 8;
+			} else {
+				t->inword = 0;
+				w = ws = t->word.p;
+			}
+			continue;
+		}
 		c = *p;
 		if (t->need) {
 			if ((c & 0xc0) == 0x80) {
@@ -318,8 +366,8 @@ feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
 			p++;
 			if (alnum[c]) {
 				if (t->inword == UNI_SINGLE) {
-					fn(ctx, t->word.p, (size_t)(w - t->word.p));
-					w = t->word.p;
+					fn(ctx, ws, (size_t)(w - ws));
+					w = ws = t->word.p;
 				}
 				*w++ = (char)alnum[c];
 				t->inword = UNI_WORD;
@@ -346,9 +394,9 @@ decoded:
 			if (!t->inword)
 				continue;	/* a mark outside a word is dropped, a separator */
 		} else if (cls == UNI_SINGLE || t->inword == UNI_SINGLE) {
-			if (w > t->word.p) {
-				fn(ctx, t->word.p, (size_t)(w - t->word.p));
-				w = t->word.p;
+			if (w > ws) {
+				fn(ctx, ws, (size_t)(w - ws));
+				w = ws = t->word.p;
 			}
 			t->inword = (int)cls;
 		} else {
@@ -357,13 +405,15 @@ decoded:
 		w = pututf8(w, (uint32_t)((int32_t)cp + unitab_delta[prop]));
 		continue;
 sep:
-		if (w > t->word.p) {
-			fn(ctx, t->word.p, (size_t)(w - t->word.p));
-			w = t->word.p;
-		}
+		if (w > ws)
+			fn(ctx, ws, (size_t)(w - ws));
+		w = ws = t->word.p;
 		t->inword = 0;
 	}
-	t->word.n = (size_t)(w - t->word.p);
+	/* the word may go on in the next chunk */
+	t->word.n = (size_t)(w - ws);
+	if (ws != t->word.p)
+		memmove(t->word.p, ws, t->word.n);
 }
 
 /* A word of the UTF-8 tokenizer, for tok_feed_batch: a batch of one. */

@@ -586,8 +586,28 @@ b'
 		sh -c 'docsplit -f -p 0/3 d e; docsplit -f -p 1/3 d e; docsplit -f -p 2/3 d e'
 }
 
+@test "docsplit -p: the byte ranges of a page file concatenate back into it" {
+	# pages of every length, blank IDs, a form feed at a cut, CRLF, no final FF
+	printf '\f\n \r\nA\r\na b\fB\n\f\f C \nc\nc\fD\n%s\fE\fF\r\nf' \
+	    "$(printf 'x%.0s' $(seq 1 300))" >p.txt
+	docsplit p.txt >whole
+	for parts in 2 3 5 16 64; do
+		i=0
+		: >cat
+		while [ "$i" -lt "$parts" ]; do
+			docsplit -p "$i/$parts" p.txt >>cat
+			i=$((i + 1))
+		done
+		cmpout 0 whole /dev/null cat cat
+	done
+	# the long page D holds the middle: part 1 starts after it
+	check 0 'E\t\nF\tf\n' '' docsplit -p 1/2 p.txt
+	# what cannot be cut (standard input) is read whole by part 0
+	check 0 'A\tx\n' '' sh -c "printf 'A\nx' | docsplit -p 0/2"
+	check 0 '' '' sh -c "printf 'A\nx' | docsplit -p 1/2"
+}
+
 @test "docsplit -p: usage" {
-	check 2 '' "$u" docsplit -p 0/2 in
 	check 2 '' "$u" docsplit -j -p 0/2 in
 	check 2 '' "docsplit: part '1' is invalid (part/parts)\n" docsplit -f -p 1 in
 	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in

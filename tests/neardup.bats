@@ -483,8 +483,10 @@ fake() {
 	touch stop
 	wait "$reader"
 	[ ! -e failed ] || { cat failed >&2; false; }
-	# the next run removes what the killed ones left
+	# a writer whose ndstate was killed stopped, every stage with it
 	sleep 0.5
+	check 0 '' '' ourprocs neardup
+	# the next run removes what the killed ones left
 	check 0 "$pairs" '' neardup -o st docs
 	check 0 'current\nlock\n' '' sh -c 'ls -A st | grep -v "^v\.[0-9]*$"'
 	check 0 '1\n' '' sh -c 'ls -A st | grep -c "^v\."'
