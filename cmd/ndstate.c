@@ -14,11 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "skidx.h"
 #include "state.h"
 #include "util.h"
 
 /*
- * The descriptors on which the command finds the kept sketches, and a pipe
+ * The descriptors on which the command finds the kept index (or sketches), and a pipe
  * that ends when ndstate does (a writer's command, left running by a
  * killed ndstate, stops then: it can no longer publish).
  */
@@ -44,6 +45,10 @@ setvars(pid_t pid, const struct stparams *p, const char *work)
 		if (setenv("NDSTATE_PARAMS", buf, 1) < 0)
 			eprintf("setenv:");
 	}
+	/* the length of the index on descriptor 3; none: sketch records */
+	snprintf(buf, sizeof buf, "%llu", p ? p->index : 0);
+	if (p && p->index ? setenv("NDSTATE_INDEX", buf, 1) < 0 : unsetenv("NDSTATE_INDEX") < 0)
+		eprintf("setenv:");
 	if (work && setenv("NDSTATE_WORK", work, 1) < 0)
 		eprintf("setenv:");
 }
@@ -99,6 +104,44 @@ reader(const char *state, char *argv[])
 	passsketches(snap.sketches);
 	setvars(getpid(), &snap.p, NULL);
 	run(argv);
+}
+
+/* -d: the kept sketch records of the current version, from its index or as kept. */
+static _Noreturn void
+dump(const char *state)
+{
+	struct stsnap snap;
+	struct obuf out = { 0 };
+	struct skidx *x;
+	char where[64];
+	ssize_t r;
+	int fd = openstate(state, 0, NULL), ret = 0;
+
+	if (st_snapshot(fd, state, &snap) < 0)
+		exit(1);
+	close(fd);
+	setupstdout();
+	if (snap.p.index) {
+		snprintf(where, sizeof where, "%s/current/index", state);
+		if (!(x = skidx_open(snap.sketches, where, snap.p.index)))
+			exit(1);
+		ret = skidx_dump(x, &out, stdout) < 0;
+		skidx_close(x);
+	} else {
+		egrow(&out.p, &out.cap, 1 << 16, 1);
+		while ((r = read(snap.sketches, out.p, out.cap)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				eprintf("%s: sketches:", state);
+			out.n = (size_t)r;
+			obuf_flush(&out, stdout);
+		}
+	}
+	if (out.n)
+		obuf_flush(&out, stdout);
+	free(out.p);
+	exit(ret | fshut(stdout, "<stdout>"));
 }
 
 static void
@@ -203,7 +246,8 @@ done:
 	return ret;
 }
 
-static const char synopsis[] = "[-w] -a state | -o state | -q state | -t dir [command [arg ...]]";
+static const char synopsis[] =
+    "-d state | [-w] -a state | -o state | -q state | -t dir [command [arg ...]]";
 
 static _Noreturn void
 usage(void)
@@ -218,9 +262,10 @@ main(int argc, char *argv[])
 	int c, mode = 0;
 
 	argv0 = "ndstate";
-	while ((c = getopt(argc, argv, "a:ho:q:t:w")) != -1) {
+	while ((c = getopt(argc, argv, "a:d:ho:q:t:w")) != -1) {
 		switch (c) {
 		case 'a':
+		case 'd':
 		case 'o':
 		case 'q':
 			if (mode)
@@ -246,6 +291,11 @@ main(int argc, char *argv[])
 		if (mode || wflag || argc > 0)
 			usage();
 		return st_cleantmp(tmpdir, "neardup") < 0;
+	}
+	if (mode == 'd') {
+		if (wflag || argc > 0)
+			usage();
+		dump(state);
 	}
 	if (!mode || argc == 0 || (wflag && mode == 'q'))
 		usage();

@@ -3,8 +3,10 @@
  * shared hashes, verified by an estimate of rarity-weighted Jaccard
  * similarity.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "esc.h"
 #include "join.h"
 #include "rdr.h"
+#include "skidx.h"
 #include "util.h"
 
 #define PARTSMAX	64	/* -i: files read side by side */
@@ -21,8 +24,10 @@
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
 static int gflag;		/* clusters */
 static int iflag;		/* the files are parts, their records interleaved */
+static uint64_t length;		/* -L: the first bytes of the index; 0: all */
 static const char *qfile;	/* -q: queries against the collection */
 static int uflag;		/* unique documents */
+static const char *xfile;	/* -x: the collection is an index (skidx(5)) */
 static int zflag;		/* fields ended by NUL, IDs decoded */
 static struct obuf out;
 static struct obuf idbuf;	/* -z: an ID decoded */
@@ -241,6 +246,34 @@ putdoc(uint32_t d, uint32_t root, void *ctx)
  * A fraction from 0 to 1 (estrtofrac) as a double: the exact decimal
  * divided by FRAC_ONE, both exact in a double, rounds as strtod would.
  */
+/*
+ * -x: the queries against the kept collection of an index ("-": standard
+ * input): only the kept documents they may pair with are read.
+ */
+static struct join *
+queryindex(int *ret)
+{
+	struct skidx *x;
+	struct join *b, *j;
+	unsigned size, maxwhole;
+	int fd = 0;
+
+	if (strcmp(xfile, "-") && (fd = open(xfile, O_RDONLY | O_CLOEXEC)) < 0)
+		eprintf("%s:", xfile);
+	if (!(x = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
+		exit(1);
+	b = join_new(&opt);
+	skidx_size(x, &size, &maxwhole);
+	join_setsize(b, size, maxwhole);
+	*ret |= load(b, qfile);
+	join_end(b);
+	if (!(j = skidx_query(x, b, &opt)))
+		exit(1);
+	join_free(b);
+	/* the index stays mapped while j is used: the process ends then */
+	return j;
+}
+
 static double
 fraction(const char *s, const char *what)
 {
@@ -248,7 +281,8 @@ fraction(const char *s, const char *what)
 }
 
 static const char synopsis[] =
-    "[-giuvz] [-c containment] [-d rarity] [-m minsize] [-q queries] [-t threshold] [file ...]";
+    "[-giuvz] [-c containment] [-d rarity] [-L length] [-m minsize] [-q queries] "
+    "[-t threshold] [-x index] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -263,8 +297,11 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "c:d:ghim:q:t:uvz")) != -1) {
+	while ((c = getopt(argc, argv, "L:c:d:ghim:q:t:uvx:z")) != -1) {
 		switch (c) {
+		case 'L':
+			length = (uint64_t)estrtonum(optarg, 1, INT64_MAX, "length");
+			break;
 		case 'c':
 			opt.cthresh = fraction(optarg, "containment");
 			break;
@@ -294,6 +331,9 @@ main(int argc, char *argv[])
 		case 'v':
 			prog.on = 1;
 			break;
+		case 'x':
+			xfile = optarg;
+			break;
 		case 'z':
 			zflag = 1;
 			break;
@@ -307,8 +347,21 @@ main(int argc, char *argv[])
 		eusagewhy(synopsis, "-g cannot go with -u");
 	if (gflag && qfile)
 		eusagewhy(synopsis, "-g cannot go with -q");
-	if (qfile && argc == 0)
-		eusagewhy(synopsis, "-q needs a collection: no file operand");
+	if (xfile) {
+		if (!qfile)
+			eusagewhy(synopsis, "-x needs -q");
+		if (argc > 0)
+			eusagewhy(synopsis, "-x takes no file operand");
+		if (iflag)
+			eusagewhy(synopsis, "-x cannot go with -i");
+		if (!strcmp(xfile, "-") && !strcmp(qfile, "-"))
+			enprintf(EXIT_USAGE, "queries and index cannot both be standard input");
+	} else {
+		if (qfile && argc == 0)
+			eusagewhy(synopsis, "-q needs a collection: no file operand");
+		if (length)
+			eusagewhy(synopsis, "-L needs -x");
+	}
 	if (iflag && argc > PARTSMAX)
 		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);
 	for (c = 0; qfile && c < argc; c++)
@@ -316,6 +369,10 @@ main(int argc, char *argv[])
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
+	if (xfile) {
+		j = queryindex(&ret);
+		goto output;
+	}
 	j = join_new(&opt);
 	prog.tty = isatty(2);
 	if (prog.on)
@@ -333,6 +390,7 @@ main(int argc, char *argv[])
 	}
 	phase("counting the hashes of", join_ndocs(j));
 	join_prepare(j);
+output:
 	if (zflag)
 		ret |= findnulids(j);
 	if (gflag || uflag)

@@ -54,6 +54,8 @@ join_free(struct join *j)
 	free(j->reach);
 	free(j->reachidx);
 	free(j->wv);
+	if (j->ext && j->ext->release)
+		j->ext->release(j->ext);
 	free(j);
 }
 
@@ -83,6 +85,77 @@ duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
 	return 0;
 }
 
+/* Append document s, checked. */
+static void
+append(struct join *j, const struct sketch *s)
+{
+	size_t d = j->ndocs;
+
+	if (d == j->doccap) {
+		size_t cap = j->doccap;
+
+		egrow(&j->idoff, &cap, d + 1, sizeof *j->idoff);
+		cap = j->doccap;
+		egrow(&j->nsh, &cap, d + 1, sizeof *j->nsh);
+		cap = j->doccap;
+		egrow(&j->hoff, &cap, d + 1, sizeof *j->hoff);
+		egrow(&j->hn, &j->doccap, d + 1, sizeof *j->hn);
+	}
+	j->idoff[d] = j->ids.n;
+	obuf_add(&j->ids, s->id, s->idlen);
+	j->nsh[d] = s->nshingles;
+	j->hoff[d] = j->nhv;
+	j->hn[d] = s->n;
+	/* + 1: hv is never null, even if every page is empty */
+	egrow(&j->hv, &j->hvcap, j->nhv + s->n + 1, sizeof *j->hv);
+	memcpy(j->hv + j->nhv, s->h, s->n * sizeof *j->hv);
+	j->nhv += s->n;
+	if (s->n < s->nshingles)
+		j->size = s->n;
+	else if (s->n > j->maxwhole)
+		j->maxwhole = s->n;
+	j->ndocs++;
+}
+
+void
+join_addsketch(struct join *j, const struct sketch *s)
+{
+	if (j->ndocs == UINT32_MAX - 1)
+		eprintf("too many documents");
+	if (j->queries)	/* the IDs a query run replaces */
+		wtab_intern(&j->seen, s->id, s->idlen);
+	append(j, s);
+}
+
+void
+join_setsize(struct join *j, unsigned size, unsigned maxwhole)
+{
+	j->size = size;
+	j->maxwhole = maxwhole;
+}
+
+void
+join_getsize(const struct join *j, unsigned *size, unsigned *maxwhole)
+{
+	*size = j->size;
+	*maxwhole = j->maxwhole;
+}
+
+void
+join_sketch(const struct join *j, uint32_t d, struct sketch *s)
+{
+	s->id = join_id(j, d, &s->idlen);
+	s->nshingles = j->nsh[d];
+	s->n = j->hn[d];
+	s->h = j->hv + j->hoff[d];
+}
+
+void
+join_setdf(struct join *j, const struct join_df *df)
+{
+	j->ext = df;
+}
+
 int
 join_add(struct join *j, struct rdr *r, char *line, size_t n)
 {
@@ -106,30 +179,7 @@ join_add(struct join *j, struct rdr *r, char *line, size_t n)
 		return 1;
 	if (d == UINT32_MAX - 1)
 		eprintf("%s:%ju: too many documents", r->name, r->lineno);
-	if (d == j->doccap) {
-		size_t cap = j->doccap;
-
-		egrow(&j->idoff, &cap, d + 1, sizeof *j->idoff);
-		cap = j->doccap;
-		egrow(&j->nsh, &cap, d + 1, sizeof *j->nsh);
-		cap = j->doccap;
-		egrow(&j->hoff, &cap, d + 1, sizeof *j->hoff);
-		egrow(&j->hn, &j->doccap, d + 1, sizeof *j->hn);
-	}
-	j->idoff[d] = j->ids.n;
-	obuf_add(&j->ids, s.id, s.idlen);
-	j->nsh[d] = s.nshingles;
-	j->hoff[d] = j->nhv;
-	j->hn[d] = s.n;
-	/* + 1: hv is never null, even if every page is empty */
-	egrow(&j->hv, &j->hvcap, j->nhv + s.n + 1, sizeof *j->hv);
-	memcpy(j->hv + j->nhv, s.h, s.n * sizeof *j->hv);
-	j->nhv += s.n;
-	if (s.n < s.nshingles)
-		j->size = s.n;
-	else if (s.n > j->maxwhole)
-		j->maxwhole = s.n;
-	j->ndocs++;
+	append(j, &s);
 	return 0;
 }
 
@@ -236,10 +286,13 @@ findshared(struct join *j, uint64_t h)
 }
 
 static uint64_t
-count(struct join *j, uint64_t h)
+count(struct join *j, size_t d, unsigned k, uint64_t h)
 {
-	struct join_shared *s = findshared(j, h);
+	struct join_shared *s;
 
+	if (j->ext)
+		return j->ext->df(j->ext->ctx, d, k, h);
+	s = findshared(j, h);
 	return s ? s->n : 1;
 }
 
@@ -382,9 +435,12 @@ join_count(struct join *j)
 
 	/* calloc: the pages of documents never verified are never touched */
 	j->wv = ecalloc(j->nhv ? j->nhv : 1, sizeof *j->wv);
-	j->ndistinct = j->opt.rarity > 0 ? distinct(j, repeat) : j->ndocs;
+	if (j->ext)	/* the counts are the collection's, held elsewhere */
+		j->ndistinct = j->ext->ndistinct;
+	else
+		j->ndistinct = j->opt.rarity > 0 ? distinct(j, repeat) : j->ndocs;
 	countshared(j, repeat);
-	if (j->opt.rarity > 0)
+	if (j->opt.rarity > 0 && !j->ext)
 		reachsort(j, repeat);
 	free(repeat);
 	radix_free();	/* the sorts are done: their scratch goes before the runs */
@@ -435,22 +491,6 @@ join_prepare(struct join *j)
 	join_runs(j);
 }
 
-/* The first index of sorted v[0..n) holding a value >= x. */
-static size_t
-lowerbound(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * The number of sketches whose largest hash is below h: reach is sorted,
  * and reachidx[b] is the number of them below the first hash of bucket b
@@ -461,7 +501,7 @@ reachbelow(const struct join *j, uint64_t h)
 {
 	size_t b = (size_t)(h >> (64 - j->reachbits)), lo = j->reachidx[b];
 
-	return lo + lowerbound(j->reach + lo, j->reachidx[b + 1] - lo, h);
+	return lo + radix_lower(j->reach + lo, j->reachidx[b + 1] - lo, h);
 }
 
 /*
@@ -472,15 +512,22 @@ reachbelow(const struct join *j, uint64_t h)
  * holding h, scaled up by the share of distinct sketches that could.
  */
 static double
-weight(struct join *j, uint64_t h)
+weight(struct join *j, size_t d, unsigned k, uint64_t h)
 {
 	double df, can;
+	uint64_t n;
+	size_t b;
 	unsigned rarity = j->opt.rarity;
 
 	if (rarity == 0)
 		return 1;
-	can = (double)(j->ndistinct - reachbelow(j, h));
-	df = (double)count(j, h) * (double)j->ndistinct / can;
+	n = count(j, d, k, h);
+	/* a bound of the sketches below h that weighs 1 already spares the search */
+	if (j->ext && j->ext->bound && (b = j->ext->bound(j->ext->ctx, h)) < j->ndistinct &&
+	    (double)n * (double)j->ndistinct / (double)(j->ndistinct - b) <= rarity)
+		return 1;
+	can = (double)(j->ndistinct - (j->ext ? j->ext->below(j->ext->ctx, h) : reachbelow(j, h)));
+	df = (double)n * (double)j->ndistinct / can;
 	return df <= rarity ? 1 : rarity / df;
 }
 
@@ -586,7 +633,7 @@ join_weights(struct join *j, size_t d)
 
 	if (j->hn[d] > 0 && w[0] == 0)
 		for (k = 0; k < j->hn[d]; k++)
-			w[k] = (float)weight(j, j->hv[j->hoff[d] + k]);
+			w[k] = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
 	return w;
 }
 

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "rdr.h"
+#include "sketch.h"
 
 #define JOIN_PREFIX	32	/* hashes of each sketch that make candidates */
 #define JOIN_RUNMAX	128	/* documents sharing a hash paired with each other */
@@ -130,6 +131,41 @@ join_kept(const unsigned char *kept, uint32_t d)
 {
 	return kept[d / 8] >> (d % 8) & 1;
 }
+
+/*
+ * For a collection held elsewhere (an index, skidx.h): the counts behind
+ * the weights come from df: ndistinct, the sketches counted, df(d, k, h)
+ * the number of them holding h, the k-th hash of document d (which may
+ * say where it is counted), below(h) the number whose reach (their
+ * largest hash, UINT64_MAX if whole) is below h. Set before join_count;
+ * join_free calls release(df), unless it is NULL.
+ */
+struct join_df {
+	size_t ndistinct;
+	uint64_t (*df)(void *ctx, size_t d, unsigned k, uint64_t h);
+	size_t (*below)(void *ctx, uint64_t h);
+	size_t (*bound)(void *ctx, uint64_t h);	/* at least below(h), cheaper; or NULL */
+	void *ctx;
+	void (*release)(const struct join_df *df);
+};
+void join_setdf(struct join *j, const struct join_df *df);
+
+/*
+ * Add a document already checked (its sketch s, ID escaped), as join_add
+ * does but without its checks: the selection of an index.
+ */
+void join_addsketch(struct join *j, const struct sketch *s);
+
+/*
+ * The sketches' size (of a cut one; 0 if none) and the most hashes of a
+ * whole one, which join_add checks each record against: set them from a
+ * collection held elsewhere, and get them after loading.
+ */
+void join_setsize(struct join *j, unsigned size, unsigned maxwhole);
+void join_getsize(const struct join *j, unsigned *size, unsigned *maxwhole);
+
+/* Document d's sketch (its ID and hashes point into j). */
+void join_sketch(const struct join *j, uint32_t d, struct sketch *s);
 
 /* The documents loaded; the ID of document d (escaped, as in its record), *len its length. */
 size_t join_ndocs(const struct join *j);

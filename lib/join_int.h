@@ -78,6 +78,7 @@ struct join {
 	uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
 	unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
 	float *wv;		/* the weights of hv, 0 until a document's are needed */
+	const struct join_df *ext;	/* the counts, from elsewhere (join_setdf) */
 };
 
 /* The weights of document d's hashes, computed once. */

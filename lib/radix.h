@@ -19,6 +19,9 @@ void radix_sort64(uint64_t *v, size_t n);
  */
 void radix_sort64kv(uint64_t *v, size_t n);
 
+/* The first index of ascending v[0..n) holding a value >= x (n if none). */
+size_t radix_lower(const uint64_t *v, size_t n, uint64_t x);
+
 /*
  * The sorts keep their scratch array (8 bytes a key, 16 a record, of the
  * largest sort so far) for the next; this gives it back.

@@ -100,8 +100,8 @@ static int
 readparams(int fd, const char *where, int expected, struct stparams *p)
 {
 	char buf[PARAMSMAX + 1];
-	const char *l[5], *err;
-	size_t n = 0, len[5], pos = 0;
+	const char *l[6], *err;
+	size_t n = 0, len[6], pos = 0;
 	ssize_t r;
 	long long v;
 	int i;
@@ -115,7 +115,7 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 		}
 		n += (size_t)r;
 	}
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		l[i] = line(buf, n, &pos, &len[i]);
 	if (!l[0] || len[0] != sizeof magic - 1 || memcmp(l[0], magic, len[0])) {
 		weprintf("%s/params: not a neardup state", where);
@@ -123,8 +123,8 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 	}
 	v = l[1] ? parsenumn(l[1], len[1], 1, INT_MAX, &err) : 0;
 	if (l[1] && !err && v > STATE_VERSION) {
-		weprintf("%s: state version %lld, this neardup reads versions 1 and 2",
-		    where, v);
+		weprintf("%s: state version %lld, this neardup reads versions 1 to %d",
+		    where, v, STATE_VERSION);
 		return -1;
 	}
 	p->words = keyed(l[2], len[2], "words", 16);
@@ -134,7 +134,16 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 		if (len[4] == 8 + strlen(extracts[i]) && !memcmp(l[4], "extract ", 8) &&
 		    !memcmp(l[4] + 8, extracts[i], len[4] - 8))
 			memcpy(p->extract, extracts[i], len[4] - 7);
-	if (!l[1] || err || v != expected || !p->words || !p->size || !p->extract[0] ||
+	p->index = 0;
+	if (v == 3 && l[5] && len[5] > 6 && !memcmp(l[5], "index ", 6)) {
+		const char *e;
+
+		p->index = (unsigned long long)parsenumn(l[5] + 6, len[5] - 6, 1, LLONG_MAX, &e);
+		if (e)
+			p->index = 0;
+	}
+	if (!l[1] || err || (expected == 1 ? v != 1 : v != 2 && v != 3) || !p->words ||
+	    !p->size || !p->extract[0] || (v == 3) != (p->index != 0) || (v != 3 && l[5]) ||
 	    pos != n) {
 		weprintf("%s/params: bad parameters", where);
 		return -1;
@@ -142,7 +151,10 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 	return 0;
 }
 
-/* Open params and sketches in dirfd, a version of the state; 1 if one is gone. */
+/*
+ * Open params and the index (or sketches) in dirfd, a version of the
+ * state (1, or 2 or 3 in a directory); 1 if one is gone.
+ */
 static int
 openversion(int dirfd, const char *where, int version, struct stsnap *snap)
 {
@@ -150,16 +162,12 @@ openversion(int dirfd, const char *where, int version, struct stsnap *snap)
 
 	if ((pfd = openreg(dirfd, "params", where)) < 0)
 		return pfd == -2 ? 1 : -1;
-	if ((sfd = openreg(dirfd, "sketches", where)) < 0) {
-		close(pfd);
-		return sfd == -2 ? 1 : -1;
-	}
 	r = readparams(pfd, where, version, &snap->p);
 	close(pfd);
-	if (r < 0) {
-		close(sfd);
+	if (r < 0)
 		return -1;
-	}
+	if ((sfd = openreg(dirfd, snap->p.index ? "index" : "sketches", where)) < 0)
+		return sfd == -2 ? 1 : -1;
 	snap->sketches = sfd;
 	return 0;
 }
@@ -443,7 +451,8 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 	else if (r > 0)
 		weprintf("%s: not a whole version", where);
 	if (r != 0 || syncpath(dirfd, "params", where) < 0 ||
-	    syncpath(dirfd, "sketches", where) < 0 || syncpath(dirfd, ".", where) < 0) {
+	    syncpath(dirfd, snap.p.index ? "index" : "sketches", where) < 0 ||
+	    syncpath(dirfd, ".", where) < 0) {
 		close(dirfd);
 		return -1;
 	}

@@ -2,30 +2,33 @@
  * state.h: a kept neardup state on disk (neardup(1)): its versions, its
  * lock and its parameters.
  *
- * Version 2: STATE/ is a directory (followed if a link); STATE/lock the
+ * Version 3: STATE/ is a directory (followed if a link); STATE/lock the
  * lock file (a POSIX record lock on it, held by one writer); STATE/current
  * a symbolic link to STATE/v.N, the version, which holds the files params
- * and sketches; STATE/tmp.* a writer's work, removed by the next one.
- * Version 1 holds params and sketches in STATE itself: read, and replaced
- * by version 2 when written.
+ * and index (skidx(5)), whose first bytes, as many as params says, are
+ * the version's (a later version appends to the same file, linked);
+ * STATE/tmp.* a writer's work, removed by the next one. Version 2 holds
+ * params and sketches (records) in its versions, version 1 in STATE
+ * itself: both are read, and replaced by version 3 when written.
  *
  * Every function reports its failures (weprintf) and returns -1.
  */
 #ifndef STATE_H
 #define STATE_H
 
-enum { STATE_VERSION = 2 };
+enum { STATE_VERSION = 3 };
 
 /* The parameters a state was made with. */
 struct stparams {
 	unsigned words, size;	/* sketch -k and -n */
 	char extract[5];	/* main, all or raw */
+	unsigned long long index;	/* the index's length; 0: sketch records (version 1, 2) */
 };
 
 /*
- * One version of a state, opened for reading: its parameters and its
- * sketches' descriptor, from the same version whatever is published
- * meanwhile.
+ * One version of a state, opened for reading: its parameters and the
+ * descriptor of its index (or sketches), from the same version whatever
+ * is published meanwhile.
  */
 struct stsnap {
 	int sketches;
@@ -63,7 +66,7 @@ int st_clean(int statefd, const char *state, const char *cur);
 
 /*
  * As the lock holder: make the directory newdir (a name in the state,
- * holding params and sketches) the state's current version, if current
+ * holding params and index, or sketches) the state's current version, if current
  * is still base (compare and swap), then remove base.
  */
 int st_publish(int statefd, const char *state, const char *base, const char *newdir);

@@ -3,7 +3,7 @@
 
 load helper
 
-u='usage: ndstate [-w] -a state | -o state | -q state | -t dir [command [arg ...]]\n'
+u='usage: ndstate -d state | [-w] -a state | -o state | -q state | -t dir [command [arg ...]]\n'
 params='neardup-state\n2\nwords 5\nsize 128\nextract main\n'
 
 # state DIR SKETCHES: a version 2 state in DIR whose sketches are SKETCHES.
@@ -28,6 +28,8 @@ setup() {
 	check 2 '' "$u" ndstate -w -q st ./see
 	check 2 '' "$u" ndstate -a st -o st ./see
 	check 2 '' "$u" ndstate -t dir ./see
+	check 2 '' "$u" ndstate -d st ./see
+	check 2 '' "$u" ndstate -w -d st
 	check 2 '' "$u" ndstate -w -t dir
 }
 
@@ -69,7 +71,7 @@ setup() {
 	printf 'neardup-state\n1\nwords 5\nsize 128\nextract main\n' >b/v.1/params
 	check 1 '' 'ndstate: b/current/params: bad parameters\n' ndstate -q b ./see
 	printf 'neardup-state\n9\nwords 5\nsize 128\nextract main\n' >b/v.1/params
-	check 1 '' 'ndstate: b/current: state version 9, this neardup reads versions 1 and 2\n' ndstate -q b ./see
+	check 1 '' 'ndstate: b/current: state version 9, this neardup reads versions 1 to 3\n' ndstate -q b ./see
 	head -c 100000 /dev/zero >b/v.1/params
 	check 1 '' 'ndstate: b/current/params: not a neardup state\n' ndstate -q b ./see
 	rm b/current

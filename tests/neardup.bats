@@ -9,7 +9,7 @@ u='usage: neardup [-bcuvwz] [-0 | -j | -l | -p] [-a state | -o state | -q state]
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
-params='neardup-state\n2\nwords 5\nsize 128\nextract main\n'
+params='neardup-state\n3\nwords 5\nsize 128\nextract main\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -151,11 +151,11 @@ setup() {
 
 @test "neardup -o, -q: a kept state answers new documents" {
 	check 0 "$pairs" '' neardup -o st docs
-	check 0 "$params" '' cat st/current/params
+	check 0 "$params" '' grep -v '^index [1-9][0-9]*$' st/current/params
 	check 0 'st\n' '' sh -c 'ls -d st*'
 	check 0 'current\nlock\nv.1\n' '' ls -A st
 	docsplit -f docs | htmltext | sketch >want
-	cmp st/current/sketches want
+	ndstate -d st | cmp - want
 	mkdir new
 	gendoc 5 80 >new/d.txt
 	cp docs/c.txt new/c.txt
@@ -167,10 +167,10 @@ setup() {
 	# the kept parameters are taken
 	check 0 'new/c.txt\tdocs/c.txt\t1.0000\nnew/d2.txt\tnew/d.txt\t1.0000\n' '' neardup -k 5 -n 128 -e main -q st new
 	# the state is not changed by queries
-	cmp st/current/sketches want
+	ndstate -d st | cmp - want
 	# -o again replaces it
 	check 0 'docs/a.txt\tdocs/a2.txt\t0.8765\n' '' neardup -o st docs/a.txt docs/a2.txt
-	check 0 '2\n' '' awk 'END { print NR }' st/current/sketches
+	check 0 '2\n' '' sh -c 'ndstate -d st | awk "END { print NR }"'
 	check 0 'st\n' '' sh -c 'ls -d st*'
 	check 0 'current\nlock\nv.2\n' '' ls -A st
 	# a trailing slash names the same state
@@ -184,18 +184,18 @@ setup() {
 
 @test "neardup -a: documents added to a kept state" {
 	neardup -o st docs/a.txt docs/b.txt >/dev/null
-	cp st/current/sketches before
+	ndstate -d st >before
 	check 0 'docs/a2.txt\tdocs/a.txt\t0.8765\n' '' neardup -a st docs/a2.txt docs/c.txt
 	docsplit -f docs/a2.txt docs/c.txt | sketch >added
 	cat before added >want
-	cmp st/current/sketches want
+	ndstate -d st | cmp - want
 	check 0 'current\nlock\nv.2\n' '' ls -A st
 	# the added documents are kept now: c is no longer new
 	gendoc 5 80 >d.txt
 	# c replaces the kept c: it is new unless like another one
 	check 0 'docs/c.txt\nd.txt\n' '' neardup -u -q st docs/c.txt d.txt
 	check 0 'docs/c.txt\nd.txt\n' '' neardup -u -a st docs/c.txt d.txt
-	check 0 '5\n' '' awk 'END { print NR }' st/current/sketches
+	check 0 '5\n' '' sh -c 'ndstate -d st | awk "END { print NR }"'
 }
 
 @test "neardup -a: a state that cannot be written is left as it was" {
@@ -205,13 +205,13 @@ setup() {
 	chmod 777 tmp
 	export TMPDIR=tmp
 	neardup -o st docs/a.txt >/dev/null
-	cp st/current/sketches before
+	ndstate -d st >before
 	chmod 555 st
 	run --separate-stderr asuser neardup -a st docs/b.txt
 	chmod 755 st
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[-1]}" = "ndstate: st/lock: Permission denied" ]
-	cmp st/current/sketches before
+	ndstate -d st | cmp - before
 	check 0 'current\nlock\nv.1\n' '' ls -A st
 	check 0 '' '' ls -A tmp
 }
@@ -222,9 +222,9 @@ setup() {
 	check 1 '' 'neardup: st: made with size 128, not 64\n' neardup -n 64 -a st docs/a.txt
 	check 1 '' 'neardup: st: made with extract main, not raw\n' neardup -e raw -q st docs/a.txt
 	mkdir v3
-	printf 'neardup-state\n3\nwords 5\nsize 128\nextract main\n' >v3/params
+	printf 'neardup-state\n4\nwords 5\nsize 128\nextract main\n' >v3/params
 	: >v3/sketches
-	check 1 '' 'ndstate: v3: state version 3, this neardup reads versions 1 and 2\n' neardup -q v3 docs/a.txt
+	check 1 '' 'ndstate: v3: state version 4, this neardup reads versions 1 to 3\n' neardup -q v3 docs/a.txt
 	mkdir bad
 	printf 'neardup-state\n1\nwords five\nsize 128\nextract main\n' >bad/params
 	: >bad/sketches
@@ -251,7 +251,7 @@ setup() {
 	# an empty directory may become a state
 	mkdir empty
 	check 0 "$pairs" '' neardup -o empty docs
-	check 0 "$params" '' cat empty/current/params
+	check 0 "$params" '' grep -v '^index [1-9][0-9]*$' empty/current/params
 }
 
 # ---- Hardening: bad input, output faults, atomic state ----
@@ -274,7 +274,7 @@ load faults
 	check 0 '' '' neardup -u empty
 	check 0 '' '' neardup -j </dev/null
 	check 0 '' '' neardup -o st empty
-	check 0 '' '' cat st/current/sketches
+	check 0 '' '' ndstate -d st
 	check 0 '' '' neardup -q st docs/a.txt
 	check 0 'docs/a.txt\n' '' neardup -u -q st docs/a.txt
 }
@@ -329,7 +329,7 @@ loops() {
 # kept STATE: the sketches a state keeps, in either version's layout.
 kept() {
 	if [ -e "$1/current" ]; then
-		cat "$1/current/sketches"
+		ndstate -d "$1"
 	else
 		cat "$1/sketches"
 	fi
@@ -403,7 +403,7 @@ fake() {
 	[[ $stderr =~ ^ndstate:\ st:\ in\ use\ by\ another\ run\ \(process\ [0-9]+\)$ ]]
 	check 0 '' '' neardup -w -a st docs/c.txt
 	wait "$pid"
-	check 0 'docs/a.txt\ndocs/c.txt\n' '' sh -c 'cat st/current/sketches | cut -f1'
+	check 0 'docs/a.txt\ndocs/c.txt\n' '' sh -c 'ndstate -d st | cut -f1'
 }
 
 @test "neardup -o: two runs at once leave one whole state, never one inside the other (issue 17.2)" {
@@ -542,7 +542,7 @@ fake() {
 	check 0 'd.txt\tnew/d.txt\t1.0000\n' '' sh -c 'cp new/d.txt d.txt && neardup -q st d.txt'
 }
 
-@test "neardup: a version 1 state is read, and written as version 2" {
+@test "neardup: a version 1 state is read, and written as version 3" {
 	mkdir v1
 	printf 'neardup-state\n1\nwords 5\nsize 128\nextract main\n' >v1/params
 	docsplit -f docs | htmltext | sketch >v1/sketches
@@ -552,8 +552,8 @@ fake() {
 	check 0 '' '' neardup -a v1 d.txt
 	check 0 'current\nlock\nv.1\n' '' ls -A v1
 	docsplit -f d.txt | sketch >added
-	cat before added | cmp - v1/current/sketches
-	check 0 "$params" '' cat v1/current/params
+	cat before added >want && ndstate -d v1 | cmp - want
+	check 0 "$params" '' grep -v '^index [1-9][0-9]*$' v1/current/params
 }
 
 @test "neardup -a: adding a batch twice leaves the state and the answer as once (issue 17.6)" {
@@ -572,10 +572,10 @@ fake() {
 	} >dup.jsonl
 	check 1 'j\tdocs/c.txt\t1.0000\n' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -a st dup.jsonl
 	check 1 'j\tdocs/c.txt\t1.0000\n' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -a st dup.jsonl
-	check 0 'docs/a.txt\ndocs/b.txt\ndocs/a2.txt\ndocs/c.txt\nj\n' '' sh -c 'kept() { cat st/current/sketches; }; kept | cut -f1'
+	check 0 'docs/a.txt\ndocs/b.txt\ndocs/a2.txt\ndocs/c.txt\nj\n' '' sh -c 'ndstate -d st | cut -f1'
 	check 1 '' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j dup.jsonl
 	check 1 '' 'neardup: j: a duplicate ID: the first is kept\n' neardup -j -o st2 dup.jsonl
-	check 0 'j\n' '' sh -c 'cut -f1 st2/current/sketches'
+	check 0 'j\n' '' sh -c 'ndstate -d st2 | cut -f1'
 }
 
 # interrupt SIGNAL STATUS [ARG ...]: stop neardup ARG ... with SIGNAL while
@@ -626,14 +626,14 @@ interrupt() {
 	check 1 "$pairs" 'docsplit: docs/dangling: No such file or directory\n' neardup docs
 	check 1 "$pairs" 'docsplit: docs/dangling: No such file or directory\n' neardup -o st docs
 	rm docs/dangling
-	docsplit -f docs | htmltext | sketch | cmp - st/current/sketches
+	docsplit -f docs | htmltext | sketch >want && ndstate -d st | cmp - want
 	awk '{ printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", FILENAME, $0 }' docs/a.txt docs/a2.txt >d.jsonl
 	printf 'not json\n' >>d.jsonl
 	check 1 'docs/a.txt\tdocs/a2.txt\t0.8765\n' 'docsplit: d.jsonl:3: invalid JSON at byte 1: not an object\n' neardup -j d.jsonl
 	# a stage that fails otherwise still stops the run
 	fake sketch 'cat >/dev/null; exit 3'
 	check 1 '' 'neardup: stage sketch failed (status 3)\n' env PATH="$PWD/fakes:$PATH" neardup -o st docs
-	docsplit -f docs | htmltext | sketch | cmp - st/current/sketches
+	docsplit -f docs | htmltext | sketch >want && ndstate -d st | cmp - want
 }
 
 @test "neardup: files are walked once and dealt out: each read once, each error said once (issue 17.9)" {
@@ -680,9 +680,9 @@ interrupt() {
 	: >f3/sketches
 	check 1 '' 'ndstate: f3/params: bad parameters\n' neardup -a f3 docs/a.txt
 	neardup -o f4 docs/a.txt >/dev/null
-	rm f4/current/sketches
-	mkfifo f4/current/sketches
-	check 1 '' 'ndstate: f4/current/sketches: not a regular file\n' timeout 10 neardup -q f4 docs/a.txt
+	rm f4/current/index
+	mkfifo f4/current/index
+	check 1 '' 'ndstate: f4/current/index: not a regular file\n' timeout 10 neardup -q f4 docs/a.txt
 }
 
 @test "neardup: names that begin with - are names (issue 17.12)" {

@@ -1,0 +1,1389 @@
+/*
+ * skidx.c: a kept collection of sketches as an index file (skidx.h,
+ * skidx(5)): mapped, checked on opening and on each read, appended by
+ * segments.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "radix.h"
+#include "siphash.h"
+#include "skidx.h"
+
+#define FILE_MAGIC	"\211SKIDX1\n"
+#define SEG_MAGIC	"\211SKSEG1\n"
+#define END_MAGIC	"\211SKEND1\n"
+#define ORDER		UINT64_C(0x0102030405060708)
+#define PARTS		16	/* counts and postings are sorted a sixteenth at a time */
+#define DIRBITSMAX	24	/* a map's directory: at most 2^24 buckets */
+#define FLUSHAT		(1 << 20)
+#define HCNTMAX		0xffff	/* an inline count this large is looked up */
+
+/*
+ * Whether identical sketches count once (copies of a page): the rule of
+ * join_int.h, which the counts of an index must follow.
+ */
+#define DISTINCT	1
+
+/*
+ * The maps: sorted records of a key (8 bytes) and, but for the reach
+ * lists, a value (4 bytes), with a directory on the top bits of the key.
+ */
+enum { M_ID, M_DIGEST, M_POST, M_COUNT, M_RADD, M_RREM, NMAP };
+static const unsigned mapwidth[NMAP] = { 12, 12, 12, 12, 8, 8 };
+
+struct maphdr {
+	uint64_t n, bits, rec, dir;	/* records; directory bits; offsets */
+};
+
+struct filehdr {
+	char magic[8];
+	uint64_t order, k0, k1;
+};
+
+struct seghdr {
+	char magic[8];
+	uint64_t prev, end;	/* 1 if a segment comes before it, else 0; past its end */
+	uint64_t ndocs, nhv, nid, ndead, size, ncut;
+	int64_t ndistinct;	/* the change to the number of distinct sketches */
+	uint64_t hoff, idoff, nsh, hv, ids, dead, hcnt;	/* offsets in the segment */
+	struct maphdr map[NMAP];
+	uint32_t whole[SK_MAXSIZE + 2];	/* its whole sketches, by number of hashes */
+};
+
+struct trailer {
+	char magic[8];
+	uint64_t start;
+};
+
+struct map {
+	const unsigned char *rec;
+	const uint32_t *dir;
+	uint64_t n;
+	unsigned bits, w;
+};
+
+struct seg {
+	const struct seghdr *h;
+	uint64_t base;		/* the number of its first document */
+	const uint64_t *hoff, *idoff, *nsh, *hv, *dead;
+	const uint16_t *hcnt;	/* each hash's count as of this segment; HCNTMAX: look it up */
+	const char *ids;
+	struct map map[NMAP];
+};
+
+struct skidx {
+	const unsigned char *p;
+	size_t len;
+	const char *name;
+	uint64_t k0, k1;
+	struct seg seg[SKIDX_SEGMAX];
+	unsigned nseg;
+	uint64_t ndocs;		/* all, the replaced ones too */
+	uint64_t *dead;		/* the replaced ones, sorted */
+	size_t ndead;
+	int64_t ndistinct;
+	unsigned size, maxwhole;
+	int said;		/* that it is forged: said once */
+};
+
+/* Say once that x is forged (an offset or number out of its bounds). */
+static void
+forged(const struct skidx *x)
+{
+	struct skidx *w = (struct skidx *)x;
+
+	if (!w->said)
+		weprintf("%s: a forged or damaged index", x->name);
+	w->said = 1;
+}
+
+static uint64_t
+mapkey(const struct map *m, uint64_t i)
+{
+	uint64_t k;
+
+	memcpy(&k, m->rec + i * m->w, 8);
+	return k;
+}
+
+static uint32_t
+mapval(const struct map *m, uint64_t i)
+{
+	uint32_t v;
+
+	memcpy(&v, m->rec + i * m->w + 8, 4);
+	return v;
+}
+
+/*
+ * The first record of m whose key is >= k, searched in k's bucket only:
+ * its bounds are clamped, so that a forged directory costs no more than
+ * a search.
+ */
+static uint64_t
+maplower(const struct map *m, uint64_t k)
+{
+	uint64_t b = m->bits ? k >> (64 - m->bits) : 0, lo = m->dir[b], hi = m->dir[b + 1], mid;
+
+	if (hi > m->n)
+		hi = m->n;
+	if (lo > hi)
+		lo = hi;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (mapkey(m, mid) < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The sum of the values of key k in m, signed. */
+static int64_t
+mapsum(const struct map *m, uint64_t k)
+{
+	uint64_t i;
+	int64_t s = 0;
+
+	for (i = maplower(m, k); i < m->n && mapkey(m, i) == k; i++)
+		s += (int32_t)mapval(m, i);
+	return s;
+}
+
+static uint64_t
+idkey(const struct skidx *x, const char *id, size_t n)
+{
+	return siphash(x->k0, x->k1, id, n, 1, 3, NULL);
+}
+
+static uint64_t
+digest(uint64_t k0, uint64_t k1, const struct sketch *s)
+{
+	return siphash(k0 ^ 1, k1 ^ s->nshingles, s->h, s->n * sizeof *s->h, 1, 3, NULL);
+}
+
+static int
+samesketch(const struct sketch *a, const struct sketch *b)
+{
+	return a->n == b->n && a->nshingles == b->nshingles &&
+	    memcmp(a->h, b->h, a->n * sizeof *a->h) == 0;
+}
+
+/* The largest hash sketch s could hold. */
+static uint64_t
+reach(const struct sketch *s)
+{
+	return s->n < s->nshingles ? s->h[s->n - 1] : UINT64_MAX;
+}
+
+/* Where document g is: its segment, and its number in it. */
+static const struct seg *
+segof(const struct skidx *x, uint64_t g, uint64_t *i)
+{
+	unsigned lo = 0, hi = x->nseg, mid;
+
+	while (hi - lo > 1) {
+		mid = (lo + hi) / 2;
+		if (x->seg[mid].base <= g)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*i = g - x->seg[lo].base;
+	return &x->seg[lo];
+}
+
+/* Document g's sketch, checked; -1 after a diagnostic if it is forged. */
+static int
+getdoc(const struct skidx *x, uint64_t g, struct sketch *s)
+{
+	uint64_t i, h0, h1, i0, i1;
+	const struct seg *sg = segof(x, g, &i);
+
+	h0 = sg->hoff[i];
+	h1 = sg->hoff[i + 1];
+	i0 = sg->idoff[i];
+	i1 = sg->idoff[i + 1];
+	s->nshingles = sg->nsh[i];
+	if (h0 > h1 || h1 > sg->h->nhv || h1 - h0 > SK_MAXSIZE || h1 - h0 > s->nshingles ||
+	    (h1 - h0 == 0 && s->nshingles) || i0 > i1 || i1 > sg->h->nid || i0 == i1) {
+		forged(x);
+		return -1;
+	}
+	s->n = (unsigned)(h1 - h0);
+	s->h = (uint64_t *)(sg->hv + h0);
+	s->id = sg->ids + i0;
+	s->idlen = (size_t)(i1 - i0);
+	return 0;
+}
+
+static int
+isdead(const struct skidx *x, uint64_t g)
+{
+	size_t k = radix_lower(x->dead, x->ndead, g);
+
+	return k < x->ndead && x->dead[k] == g;
+}
+
+/* A section of n records of w bytes at off in segment [start, end): its place, or 0. */
+static int
+section(uint64_t start, uint64_t end, uint64_t off, uint64_t n, uint64_t w)
+{
+	uint64_t lim = end - start - sizeof(struct trailer);
+
+	return off >= sizeof(struct seghdr) && off % 8 == 0 && off <= lim &&
+	    (w == 0 || n <= (lim - off) / w);
+}
+
+/* Check segment s at [start, end) and find its sections. */
+static int
+openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
+{
+	const struct seghdr *h = (const struct seghdr *)(x->p + start);
+	const unsigned char *b = x->p + start;
+	unsigned m;
+
+	s->h = h;
+	if (memcmp(h->magic, SEG_MAGIC, 8) || h->end != end || h->ndocs >= UINT32_MAX ||
+	    h->size > SK_MAXSIZE || h->ncut > h->ndocs ||
+	    !section(start, end, h->hoff, h->ndocs + 1, 8) ||
+	    !section(start, end, h->idoff, h->ndocs + 1, 8) ||
+	    !section(start, end, h->nsh, h->ndocs, 8) ||
+	    !section(start, end, h->hv, h->nhv, 8) ||
+	    !section(start, end, h->ids, h->nid, 1) ||
+	    !section(start, end, h->dead, h->ndead, 8) ||
+	    !section(start, end, h->hcnt, h->nhv, 2))
+		return -1;
+	for (m = 0; m < NMAP; m++) {
+		const struct maphdr *mh = &h->map[m];
+
+		if (mh->bits > DIRBITSMAX || !section(start, end, mh->rec, mh->n, mapwidth[m]) ||
+		    !section(start, end, mh->dir, ((uint64_t)1 << mh->bits) + 1, 4))
+			return -1;
+		s->map[m].rec = b + mh->rec;
+		s->map[m].dir = (const uint32_t *)(b + mh->dir);
+		s->map[m].n = mh->n;
+		s->map[m].bits = (unsigned)mh->bits;
+		s->map[m].w = mapwidth[m];
+	}
+	s->hoff = (const uint64_t *)(b + h->hoff);
+	s->idoff = (const uint64_t *)(b + h->idoff);
+	s->nsh = (const uint64_t *)(b + h->nsh);
+	s->hv = (const uint64_t *)(b + h->hv);
+	s->ids = (const char *)(b + h->ids);
+	s->dead = (const uint64_t *)(b + h->dead);
+	s->hcnt = (const uint16_t *)(b + h->hcnt);
+	return 0;
+}
+
+/* The kept documents' size and most hashes of a whole sketch, without the replaced ones. */
+static int
+livesize(struct skidx *x)
+{
+	uint64_t whole[SK_MAXSIZE + 1] = { 0 }, ncut = 0;
+	struct sketch s;
+	unsigned i, k;
+	size_t d;
+
+	for (i = 0; i < x->nseg; i++) {
+		const struct seghdr *h = x->seg[i].h;
+		uint64_t n = h->ncut;
+
+		for (k = 0; k <= SK_MAXSIZE; k++) {
+			whole[k] += h->whole[k];
+			n += h->whole[k];
+			if (h->whole[k] && h->size && k > h->size)
+				return -1;
+		}
+		if (n != h->ndocs)
+			return -1;
+		ncut += h->ncut;
+		if (h->size && x->size && h->size != x->size)
+			return -1;
+		if (h->size)
+			x->size = (unsigned)h->size;
+	}
+	for (d = 0; d < x->ndead; d++) {
+		if (getdoc(x, x->dead[d], &s) < 0)
+			return -2;
+		if (s.n < s.nshingles ? ncut-- == 0 : whole[s.n]-- == 0)
+			return -1;
+	}
+	if (!ncut)
+		x->size = 0;
+	for (k = SK_MAXSIZE; k > 0 && !whole[k]; k--)
+		;
+	x->maxwhole = k;
+	return 0;
+}
+
+/* The replaced documents of all segments, sorted; each replaced once, and before. */
+static int
+loaddead(struct skidx *x)
+{
+	size_t n = 0, i;
+	unsigned k;
+
+	for (k = 0; k < x->nseg; k++)
+		n += x->seg[k].h->ndead;
+	x->dead = ereallocarray(NULL, n + 1, sizeof *x->dead);
+	for (k = 0; k < x->nseg; k++)
+		for (i = 0; i < x->seg[k].h->ndead; i++) {
+			if (x->seg[k].dead[i] >= x->seg[k].base)
+				return -1;
+			x->dead[x->ndead++] = x->seg[k].dead[i];
+		}
+	radix_sort64(x->dead, x->ndead);
+	for (i = 1; i < x->ndead; i++)
+		if (x->dead[i] == x->dead[i - 1])
+			return -1;
+	return 0;
+}
+
+struct skidx *
+skidx_open(int fd, const char *name, uint64_t len)
+{
+	struct skidx *x = ecalloc(1, sizeof *x);
+	const struct filehdr *fh;
+	struct trailer t;
+	struct seg tmp;
+	struct stat st;
+	uint64_t pos, base;
+	unsigned i;
+	void *p;
+	int r;
+
+	x->name = name;
+	if (fstat(fd, &st) < 0) {
+		weprintf("%s:", name);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		weprintf("%s: not a regular file", name);
+		goto fail;
+	}
+	if (len == 0)
+		len = (uint64_t)st.st_size;
+	if ((uint64_t)st.st_size < len) {
+		weprintf("%s: truncated index (%ju bytes, not %ju)", name, (uintmax_t)st.st_size,
+		    (uintmax_t)len);
+		goto fail;
+	}
+	if (len < sizeof *fh || len % 8 || len > SIZE_MAX) {
+		weprintf("%s: not an index", name);
+		goto fail;
+	}
+	if ((p = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+		weprintf("%s:", name);
+		goto fail;
+	}
+	x->p = p;
+	x->len = (size_t)len;
+	/* lookups are scattered: no read-ahead around them */
+	(void)posix_madvise(p, (size_t)len, POSIX_MADV_RANDOM);
+	fh = (const struct filehdr *)x->p;
+	if (memcmp(fh->magic, FILE_MAGIC, 8) || fh->order != ORDER) {
+		weprintf("%s: not an index", name);
+		goto fail;
+	}
+	x->k0 = fh->k0;
+	x->k1 = fh->k1;
+	/* the segments, from the last, each found by its trailer */
+	for (pos = len; pos > sizeof *fh; pos = t.start) {
+		if (x->nseg == SKIDX_SEGMAX) {
+			weprintf("%s: more than %d segments", name, SKIDX_SEGMAX);
+			goto fail;
+		}
+		if (pos - sizeof *fh < sizeof(struct seghdr) + sizeof t)
+			goto bad;
+		memcpy(&t, x->p + pos - sizeof t, sizeof t);
+		if (memcmp(t.magic, END_MAGIC, 8) || t.start % 8 || t.start < sizeof *fh ||
+		    t.start > pos - sizeof(struct seghdr) - sizeof t)
+			goto bad;
+		if (openseg(x, &x->seg[x->nseg], t.start, pos) < 0 ||
+		    x->seg[x->nseg].h->prev != (t.start > sizeof *fh ? 1 : 0))
+			goto bad;
+		x->nseg++;
+	}
+	for (i = 0; i < x->nseg / 2; i++) {
+		tmp = x->seg[i];
+		x->seg[i] = x->seg[x->nseg - 1 - i];
+		x->seg[x->nseg - 1 - i] = tmp;
+	}
+	for (i = 0, base = 0; i < x->nseg; i++) {
+		x->seg[i].base = base;
+		base += x->seg[i].h->ndocs;
+		x->ndistinct += x->seg[i].h->ndistinct;
+	}
+	x->ndocs = base;
+	if (base >= UINT32_MAX || loaddead(x) < 0 || x->ndistinct < 0 ||
+	    (uint64_t)x->ndistinct > x->ndocs - x->ndead)
+		goto bad;
+	if ((r = livesize(x)) == -2)
+		goto fail;
+	if (r < 0)
+		goto bad;
+	return x;
+bad:
+	forged(x);
+fail:
+	skidx_close(x);
+	return NULL;
+}
+
+void
+skidx_close(struct skidx *x)
+{
+	if (!x)
+		return;
+	if (x->p)
+		munmap((void *)x->p, x->len);
+	free(x->dead);
+	free(x);
+}
+
+unsigned
+skidx_nseg(const struct skidx *x)
+{
+	return x->nseg;
+}
+
+void
+skidx_size(const struct skidx *x, unsigned *size, unsigned *maxwhole)
+{
+	*size = x ? x->size : 0;
+	*maxwhole = x ? x->maxwhole : 0;
+}
+
+int
+skidx_dump(struct skidx *x, struct obuf *out, FILE *fp)
+{
+	struct sketch s;
+	uint64_t g;
+
+	for (g = 0; g < x->ndocs; g++) {
+		if (isdead(x, g))
+			continue;
+		if (getdoc(x, g, &s) < 0)
+			return -1;
+		sketch_write(out, &s);
+		if (out->n >= FLUSHAT)
+			obuf_flush(out, fp);
+	}
+	return 0;
+}
+
+/*
+ * A batch against an index: the kept documents it replaces, and the
+ * change it makes to the counts: the sketches it adds that no kept one
+ * equals, and the kept sketches it takes away that no other kept one
+ * equals (each document its own sketch without DISTINCT).
+ */
+struct plan {
+	struct skidx *x;
+	struct join *b;
+	uint64_t *dead;		/* the kept documents replaced, sorted */
+	size_t ndead;
+	uint32_t *add;		/* the batch's new sketches */
+	size_t nadd;
+	uint64_t *lost;		/* the kept sketches gone */
+	size_t nlost;
+	/* the change to the counts, sorted by hash */
+	uint64_t *ck;
+	int64_t *cv;
+	size_t nc;
+	uint32_t *slot;		/* ck's places by a keyed hash, index + 1; 0 empty */
+	uint64_t *seen;		/* a bit for the hashes of ck, by their own bits: most are not */
+	unsigned seenbits;
+	uint64_t *sel;		/* a query's kept documents, as numbered in its join */
+	size_t nsel;
+	size_t mask;
+	uint64_t k0, k1;
+	uint64_t *radd, *rrem;	/* the reach of the sketches added and gone, sorted */
+};
+
+static int
+replaced(const struct plan *pl, uint64_t g)
+{
+	size_t k = radix_lower(pl->dead, pl->ndead, g);
+
+	return k < pl->ndead && pl->dead[k] == g;
+}
+
+/* Whether a kept document, not replaced, has sketch s: 1, 0, or -1 (forged). */
+static int
+kepthas(const struct plan *pl, const struct sketch *s)
+{
+	const struct skidx *x = pl->x;
+	struct sketch t;
+	uint64_t k = digest(x->k0, x->k1, s), i, g;
+	unsigned sg;
+
+	for (sg = 0; sg < x->nseg; sg++) {
+		const struct map *m = &x->seg[sg].map[M_DIGEST];
+
+		for (i = maplower(m, k); i < m->n && mapkey(m, i) == k; i++) {
+			if (mapval(m, i) >= x->seg[sg].h->ndocs)
+				return -1;
+			g = x->seg[sg].base + mapval(m, i);
+			if (isdead(x, g) || replaced(pl, g))
+				continue;
+			if (getdoc(x, g, &t) < 0)
+				return -1;
+			if (samesketch(s, &t))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The live kept document of ID id[0..n): its number, or UINT64_MAX. */
+static uint64_t
+findid(const struct skidx *x, const char *id, size_t n, int *forged)
+{
+	struct sketch t;
+	uint64_t k = idkey(x, id, n), i, g;
+	unsigned sg;
+
+	for (sg = 0; sg < x->nseg; sg++) {
+		const struct map *m = &x->seg[sg].map[M_ID];
+
+		for (i = maplower(m, k); i < m->n && mapkey(m, i) == k; i++) {
+			if (mapval(m, i) >= x->seg[sg].h->ndocs) {
+				*forged = 1;
+				return UINT64_MAX;
+			}
+			g = x->seg[sg].base + mapval(m, i);
+			if (isdead(x, g))
+				continue;
+			if (getdoc(x, g, &t) < 0) {
+				*forged = 1;
+				return UINT64_MAX;
+			}
+			if (t.idlen == n && memcmp(t.id, id, n) == 0)
+				return g;
+		}
+	}
+	return UINT64_MAX;
+}
+
+/* An open-addressing set of the batch's sketches, by digest (DISTINCT). */
+struct sketchset {
+	uint32_t *slot;
+	uint64_t *dg;
+	size_t mask;
+};
+
+static void
+plan_free(struct plan *pl)
+{
+	free(pl->dead);
+	free(pl->add);
+	free(pl->lost);
+	free(pl->ck);
+	free(pl->cv);
+	free(pl->slot);
+	free(pl->seen);
+	free(pl->sel);
+	free(pl->radd);
+	free(pl->rrem);
+}
+
+/* Sort and sum the n records (hash, +1 or -1 as 1 or 0) of v into pl's counts. */
+static void
+sumcounts(struct plan *pl, uint64_t *v, size_t n)
+{
+	size_t i, k, cap;
+	int64_t c;
+
+	radix_sort64kv(v, n);
+	pl->ck = ereallocarray(NULL, n + 1, sizeof *pl->ck);
+	pl->cv = ereallocarray(NULL, n + 1, sizeof *pl->cv);
+	for (i = 0; i < n; i = k) {
+		for (c = 0, k = i; k < n && v[2 * k] == v[2 * i]; k++)
+			c += v[2 * k + 1] ? 1 : -1;
+		if (c) {
+			pl->ck[pl->nc] = v[2 * i];
+			pl->cv[pl->nc++] = c;
+		}
+	}
+	/* a table, so that a weight costs no search (a key of its own: no flooding) */
+	for (cap = 16; cap < 2 * pl->nc; cap *= 2)
+		;
+	pl->mask = cap - 1;
+	pl->slot = ecalloc(cap, sizeof *pl->slot);
+	pl->k0 = siphash(sip_runkey(0), sip_runkey(1), "skidx.t0", 8, 2, 4, NULL);
+	pl->k1 = siphash(sip_runkey(0), sip_runkey(1), "skidx.t1", 8, 2, 4, NULL);
+	for (i = 0; i < pl->nc; i++) {
+		for (k = siphash13_u64(pl->k0, pl->k1, pl->ck[i]) & pl->mask; pl->slot[k];
+		    k = (k + 1) & pl->mask)
+			;
+		pl->slot[k] = (uint32_t)(i + 1);
+	}
+	/* 8 bits a hash: a filter small enough to stay in the cache */
+	for (pl->seenbits = 9; pl->seenbits < 40 && ((uint64_t)1 << pl->seenbits) < 8 * (uint64_t)pl->nc;
+	    pl->seenbits++)
+		;
+	pl->seen = ecalloc(((size_t)1 << pl->seenbits) / 64, sizeof *pl->seen);
+	for (i = 0; i < pl->nc; i++) {
+		k = (size_t)(pl->ck[i] * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
+		pl->seen[k / 64] |= (uint64_t)1 << (k % 64);
+	}
+}
+
+/*
+ * The plan of batch b against x (NULL: empty). With counts, the change to
+ * the counts too (for a query; an append writes them a part at a time).
+ * -1 if x is forged.
+ */
+static int
+plan(struct plan *pl, struct skidx *x, struct join *b, int counts)
+{
+	struct sketch s, t;
+	struct sketchset set = { 0 };
+	uint64_t g, k0 = x ? x->k0 : 0, k1 = x ? x->k1 : 0, *v;
+	size_t nb = join_ndocs(b), d, i, cap, nv = 0, n = 0;
+	uint32_t e;
+	int forged = 0, r;
+
+	memset(pl, 0, sizeof *pl);
+	pl->x = x;
+	pl->b = b;
+	pl->dead = ereallocarray(NULL, nb + 1, sizeof *pl->dead);
+	pl->add = ereallocarray(NULL, nb + 1, sizeof *pl->add);
+	pl->lost = ereallocarray(NULL, nb + 1, sizeof *pl->lost);
+	for (d = 0; x && d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		if ((g = findid(x, s.id, s.idlen, &forged)) != UINT64_MAX)
+			pl->dead[pl->ndead++] = g;
+		if (forged)
+			return -1;
+	}
+	radix_sort64(pl->dead, pl->ndead);
+	/* the batch's sketches: new unless kept or earlier in the batch */
+	for (cap = 16; cap < 2 * nb; cap *= 2)
+		;
+	set.mask = cap - 1;
+	set.slot = ereallocarray(NULL, cap, sizeof *set.slot);
+	memset(set.slot, 0xff, cap * sizeof *set.slot);
+	set.dg = ereallocarray(NULL, nb + 1, sizeof *set.dg);
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		if (DISTINCT) {
+			set.dg[d] = digest(k0, k1, &s);
+			for (i = set.dg[d] & set.mask; (e = set.slot[i]) != UINT32_MAX;
+			    i = (i + 1) & set.mask) {
+				join_sketch(b, e, &t);
+				if (set.dg[e] == set.dg[d] && samesketch(&s, &t))
+					break;
+			}
+			if (e != UINT32_MAX)
+				continue;
+			set.slot[i] = (uint32_t)d;
+			if (x && (r = kepthas(pl, &s)) != 0) {
+				if (r < 0)
+					goto forged;
+				continue;
+			}
+		}
+		pl->add[pl->nadd++] = (uint32_t)d;
+	}
+	/* the kept sketches replaced: gone unless kept elsewhere (each once) */
+	for (d = 0; d < pl->ndead; d++) {
+		if (DISTINCT) {
+			if (getdoc(x, pl->dead[d], &s) < 0 || (r = kepthas(pl, &s)) < 0)
+				goto forged;
+			if (r)
+				continue;
+			for (i = 0; i < pl->nlost; i++) {
+				if (getdoc(x, pl->lost[i], &t) < 0)
+					goto forged;
+				if (samesketch(&s, &t))
+					break;
+			}
+			if (i < pl->nlost)
+				continue;
+		}
+		pl->lost[pl->nlost++] = pl->dead[d];
+	}
+	free(set.slot);
+	free(set.dg);
+	pl->radd = ereallocarray(NULL, pl->nadd + 1, sizeof *pl->radd);
+	pl->rrem = ereallocarray(NULL, pl->nlost + 1, sizeof *pl->rrem);
+	for (d = 0; d < pl->nadd; d++) {
+		join_sketch(b, pl->add[d], &s);
+		pl->radd[d] = reach(&s);
+		n += s.n;
+	}
+	for (d = 0; d < pl->nlost; d++) {
+		if (getdoc(x, pl->lost[d], &s) < 0)
+			return -1;
+		pl->rrem[d] = reach(&s);
+		n += s.n;
+	}
+	radix_sort64(pl->radd, pl->nadd);
+	radix_sort64(pl->rrem, pl->nlost);
+	if (!counts)
+		return 0;
+	v = ereallocarray(NULL, 2 * n + 2, sizeof *v);
+	for (d = 0; d < pl->nadd; d++) {
+		join_sketch(b, pl->add[d], &s);
+		for (i = 0; i < s.n; i++) {
+			v[nv++] = s.h[i];
+			v[nv++] = 1;
+		}
+	}
+	for (d = 0; d < pl->nlost; d++) {
+		getdoc(x, pl->lost[d], &s);
+		for (i = 0; i < s.n; i++) {
+			v[nv++] = s.h[i];
+			v[nv++] = 0;
+		}
+	}
+	sumcounts(pl, v, nv / 2);
+	free(v);
+	return 0;
+forged:
+	free(set.slot);
+	free(set.dg);
+	return -1;
+}
+
+/* The counts of an index and a batch, for join_setdf. */
+struct counts {
+	struct plan *pl;
+	struct join_df df;
+};
+
+static uint64_t
+cdf(void *ctx, size_t d, unsigned k, uint64_t h)
+{
+	const struct plan *pl = ctx;
+	const struct skidx *x = pl->x;
+	const struct seg *sd;
+	size_t i;
+	uint64_t li;
+	int64_t c = 0;
+	unsigned sg = 0;
+
+	i = (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
+	if (pl->seen[i / 64] >> (i % 64) & 1)
+		for (i = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[i];
+		    i = (i + 1) & pl->mask)
+			if (pl->ck[pl->slot[i] - 1] == h) {
+				c = pl->cv[pl->slot[i] - 1];
+				break;
+			}
+	/* a kept document's hash: its count as of its segment, and the later ones' */
+	if (d < pl->nsel) {
+		sd = segof(x, pl->sel[d], &li);
+		if (sd->hcnt[sd->hoff[li] + k] != HCNTMAX) {
+			c += sd->hcnt[sd->hoff[li] + k];
+			sg = (unsigned)(sd - x->seg) + 1;
+		}
+	}
+	for (; x && sg < x->nseg; sg++)
+		c += mapsum(&x->seg[sg].map[M_COUNT], h);
+	/* a forged index cannot make a count below 1: the sketch holding h counts */
+	return c > 0 ? (uint64_t)c : 1;
+}
+
+static size_t
+cbelow(void *ctx, uint64_t h)
+{
+	const struct plan *pl = ctx;
+	const struct skidx *x = pl->x;
+	int64_t c = (int64_t)radix_lower(pl->radd, pl->nadd, h) -
+	    (int64_t)radix_lower(pl->rrem, pl->nlost, h);
+	unsigned sg;
+
+	for (sg = 0; x && sg < x->nseg; sg++)
+		c += (int64_t)maplower(&x->seg[sg].map[M_RADD], h) -
+		    (int64_t)maplower(&x->seg[sg].map[M_RREM], h);
+	return c > 0 ? (size_t)c : 0;
+}
+
+/* At least cbelow(h), from the maps' directories (their bucket of h counted whole). */
+static size_t
+cbound(void *ctx, uint64_t h)
+{
+	const struct plan *pl = ctx;
+	const struct skidx *x = pl->x;
+	int64_t c = (int64_t)radix_lower(pl->radd, pl->nadd, h) -
+	    (int64_t)radix_lower(pl->rrem, pl->nlost, h);
+	const struct map *a, *r;
+	uint64_t ba, br, ea, sr;
+	unsigned sg;
+
+	for (sg = 0; x && sg < x->nseg; sg++) {
+		a = &x->seg[sg].map[M_RADD];
+		r = &x->seg[sg].map[M_RREM];
+		ba = a->bits ? h >> (64 - a->bits) : 0;
+		br = r->bits ? h >> (64 - r->bits) : 0;
+		ea = a->dir[ba + 1] < a->n ? a->dir[ba + 1] : a->n;
+		sr = r->dir[br] < r->n ? r->dir[br] : r->n;
+		c += (int64_t)ea - (int64_t)sr;
+	}
+	return c > 0 ? (size_t)c : 0;
+}
+
+static unsigned
+nprefix(const struct sketch *s)
+{
+	return s->n < JOIN_PREFIX ? s->n : JOIN_PREFIX;
+}
+
+/*
+ * The kept documents a query of the batch may pair with: for each hash
+ * among a batch sketch's prefix, the first JOIN_RUNMAX kept documents,
+ * not replaced and not too small, holding it among theirs, in their
+ * order. Returns their number in *sel (sorted, distinct), or -1.
+ */
+static int
+candidates(const struct plan *pl, unsigned minsize, uint64_t **sel, size_t *nsel)
+{
+	const struct skidx *x = pl->x;
+	struct sketch s;
+	uint64_t *h, i, g, *out;
+	size_t nb = join_ndocs(pl->b), nh = 0, n = 0, d, k, cap = 0;
+	unsigned m, sg, run;
+
+	h = ereallocarray(NULL, nb * JOIN_PREFIX + 1, sizeof *h);
+	for (d = 0; d < nb; d++) {
+		join_sketch(pl->b, (uint32_t)d, &s);
+		if (s.nshingles < minsize)
+			continue;
+		for (m = 0; m < nprefix(&s); m++)
+			h[nh++] = s.h[m];
+	}
+	radix_sort64(h, nh);
+	out = NULL;
+	for (k = 0; k < nh; k++) {
+		if (k > 0 && h[k] == h[k - 1])
+			continue;
+		for (run = 0, sg = 0; x && sg < x->nseg && run < JOIN_RUNMAX; sg++) {
+			const struct map *mp = &x->seg[sg].map[M_POST];
+
+			for (i = maplower(mp, h[k]); i < mp->n && mapkey(mp, i) == h[k] &&
+			    run < JOIN_RUNMAX; i++) {
+				if (mapval(mp, i) >= x->seg[sg].h->ndocs)
+					goto forged;
+				g = x->seg[sg].base + mapval(mp, i);
+				if (isdead(x, g) || replaced(pl, g))
+					continue;
+				if (x->seg[sg].nsh[mapval(mp, i)] < minsize)
+					continue;
+				egrow(&out, &cap, n + 1, sizeof *out);
+				out[n++] = g;
+				run++;
+			}
+		}
+	}
+	free(h);
+	if (n)
+		radix_sort64(out, n);
+	for (d = k = 0; d < n; d++)
+		if (d == 0 || out[d] != out[d - 1])
+			out[k++] = out[d];
+	*sel = out;
+	*nsel = k;
+	return 0;
+forged:
+	forged(x);
+	free(h);
+	free(out);
+	return -1;
+}
+
+/* What a query join keeps alive: its counts (df first: release gets it). */
+struct qctx {
+	struct join_df df;
+	struct plan pl;
+};
+
+static void
+release(const struct join_df *df)
+{
+	struct qctx *q = (struct qctx *)df;
+
+	plan_free(&q->pl);
+	free(q);
+}
+
+struct join *
+skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
+{
+	struct qctx *q = ecalloc(1, sizeof *q);
+	struct join *j;
+	struct sketch s;
+	uint64_t *sel = NULL;
+	size_t nsel, d;
+	unsigned size, maxwhole;
+
+	if (plan(&q->pl, x, b, 1) < 0 || candidates(&q->pl, opt->minsize, &sel, &nsel) < 0) {
+		plan_free(&q->pl);
+		free(q);
+		if (x)
+			forged(x);
+		return NULL;
+	}
+	q->pl.sel = sel;	/* the numbers of the kept documents in j, for cdf */
+	q->pl.nsel = nsel;
+	j = join_new(opt);
+	join_getsize(b, &size, &maxwhole);
+	for (d = 0; d < nsel; d++) {
+		if (getdoc(x, sel[d], &s) < 0) {
+			join_free(j);
+			release(&q->df);
+			return NULL;
+		}
+		join_addsketch(j, &s);
+	}
+	join_setsize(j, size, maxwhole);
+	join_queries(j);
+	for (d = 0; d < join_ndocs(b); d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		join_addsketch(j, &s);
+	}
+	q->df.ndistinct = (size_t)((x ? x->ndistinct : 0) + (int64_t)q->pl.nadd -
+	    (int64_t)q->pl.nlost);
+	q->df.df = cdf;
+	q->df.below = cbelow;
+	q->df.bound = cbound;
+	q->df.ctx = &q->pl;
+	q->df.release = release;
+	join_setdf(j, &q->df);
+	join_prepare(j);
+	return j;
+}
+
+struct join *
+skidx_whole(struct skidx *x, struct join *b)
+{
+	struct join_opt opt = { 0, -1, 0, 0 };
+	struct join *j = join_new(&opt);
+	struct plan pl;
+	struct sketch s;
+	uint64_t g;
+	size_t d;
+
+	if (plan(&pl, x, b, 0) < 0) {
+		forged(x);
+		join_free(j);
+		return NULL;
+	}
+	for (g = 0; g < x->ndocs; g++) {
+		if (isdead(x, g) || replaced(&pl, g))
+			continue;
+		if (getdoc(x, g, &s) < 0) {
+			plan_free(&pl);
+			join_free(j);
+			return NULL;
+		}
+		join_addsketch(j, &s);
+	}
+	for (d = 0; d < join_ndocs(b); d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		join_addsketch(j, &s);
+	}
+	plan_free(&pl);
+	return j;
+}
+
+/* Buffered writes at an offset of a file. */
+struct wr {
+	int fd;
+	const char *name;
+	uint64_t off;		/* of buf's first byte */
+	struct obuf buf;
+	int err;
+};
+
+static void
+wflush(struct wr *w)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (!w->err && done < w->buf.n) {
+		r = pwrite(w->fd, w->buf.p + done, w->buf.n - done, (off_t)(w->off + done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			weprintf("%s:", w->name);
+			w->err = 1;
+			break;
+		}
+		done += (size_t)r;
+	}
+	w->off += w->buf.n;
+	w->buf.n = 0;
+}
+
+static void
+wadd(struct wr *w, const void *p, size_t n)
+{
+	obuf_add(&w->buf, p, n);
+	if (w->buf.n >= FLUSHAT)
+		wflush(w);
+}
+
+static uint64_t
+wpos(const struct wr *w)
+{
+	return w->off + w->buf.n;
+}
+
+static void
+wpad(struct wr *w)
+{
+	static const char zero[8];
+
+	if (wpos(w) % 8)
+		wadd(w, zero, 8 - wpos(w) % 8);
+}
+
+/* Directory bits for about n records: about 4 a bucket. */
+static unsigned
+dirbits(uint64_t n)
+{
+	unsigned b = 0;
+
+	while (b < DIRBITSMAX && (n >> b) > 4)
+		b++;
+	return b;
+}
+
+/* A map being written: its records, then its directory. */
+struct mapw {
+	struct maphdr *h;
+	uint64_t seg;		/* the segment's offset */
+	uint32_t *dir;		/* counts by bucket, then starts */
+	unsigned w;
+};
+
+static void
+mapbegin(struct mapw *mw, struct wr *w, struct maphdr *h, uint64_t seg, uint64_t nmax,
+    unsigned width)
+{
+	mw->h = h;
+	mw->seg = seg;
+	mw->w = width;
+	h->n = 0;
+	h->bits = dirbits(nmax);
+	h->rec = wpos(w) - seg;
+	mw->dir = ecalloc(((size_t)1 << h->bits) + 1, sizeof *mw->dir);
+}
+
+static void
+mapadd(struct mapw *mw, struct wr *w, uint64_t k, uint32_t v)
+{
+	wadd(w, &k, 8);
+	if (mw->w == 12)
+		wadd(w, &v, 4);
+	mw->dir[mw->h->bits ? k >> (64 - mw->h->bits) : 0]++;
+	mw->h->n++;
+}
+
+static void
+mapend(struct mapw *mw, struct wr *w)
+{
+	size_t b, nb = (size_t)1 << mw->h->bits;
+	uint32_t start = 0, c;
+
+	wpad(w);
+	mw->h->dir = wpos(w) - mw->seg;
+	for (b = 0; b <= nb; b++) {
+		c = b < nb ? mw->dir[b] : 0;
+		mw->dir[b] = start;
+		start += c;
+	}
+	wadd(w, mw->dir, (nb + 1) * sizeof *mw->dir);
+	wpad(w);
+	free(mw->dir);
+}
+
+/* Write the (key, value) records v[0..n) (two words each), sorted, as a map. */
+static void
+writemap(struct wr *w, struct maphdr *h, uint64_t seg, uint64_t *v, size_t n, unsigned width)
+{
+	struct mapw mw;
+	size_t i;
+
+	radix_sort64kv(v, n);
+	mapbegin(&mw, w, h, seg, n, width);
+	for (i = 0; i < n; i++)
+		mapadd(&mw, w, v[2 * i], (uint32_t)v[2 * i + 1]);
+	mapend(&mw, w);
+}
+
+/* The top bits of h that choose its part. */
+static unsigned
+part(uint64_t h)
+{
+	return (unsigned)(h >> 60);
+}
+
+/*
+ * The counts' change, a part at a time: +1 for each hash of the sketches
+ * added, -1 for each of those gone, summed; the zeros are left out. And
+ * cnt, each hash of the batch's count once the segment is added (the
+ * index's, looked up once a distinct hash, and the change).
+ */
+static int
+writecounts(struct wr *w, struct maphdr *h, uint64_t seg, const struct plan *pl,
+    uint16_t *cnt)
+{
+	struct mapw mw;
+	struct sketch s;
+	unsigned char *isnew;
+	uint64_t *v = NULL, nmax = 0, pos;
+	size_t cap = 0, n, d, i, k, nb = join_ndocs(pl->b);
+	unsigned p, sg;
+	int64_t c, t;
+
+	isnew = ecalloc(nb + 1, 1);
+	for (d = 0; d < pl->nadd; d++)
+		isnew[pl->add[d]] = 1;
+	for (d = 0; d < nb; d++) {
+		join_sketch(pl->b, (uint32_t)d, &s);
+		nmax += s.n;
+	}
+	nmax += (uint64_t)pl->nlost * SK_MAXSIZE;
+	mapbegin(&mw, w, h, seg, nmax, 12);
+	for (p = 0; p < PARTS; p++) {
+		/* (hash, position << 2 | new) for the batch's, (hash, 2) for those gone */
+		for (n = 0, pos = 0, d = 0; d < nb; pos += s.n, d++) {
+			join_sketch(pl->b, (uint32_t)d, &s);
+			egrow(&v, &cap, 2 * (n + s.n) + 2, sizeof *v);
+			for (i = 0; i < s.n; i++)
+				if (part(s.h[i]) == p) {
+					v[2 * n] = s.h[i];
+					v[2 * n++ + 1] = (pos + i) << 2 | isnew[d];
+				}
+		}
+		for (d = 0; d < pl->nlost; d++) {
+			if (getdoc(pl->x, pl->lost[d], &s) < 0) {
+				free(isnew);
+				free(v);
+				return -1;
+			}
+			egrow(&v, &cap, 2 * (n + s.n) + 2, sizeof *v);
+			for (i = 0; i < s.n; i++)
+				if (part(s.h[i]) == p) {
+					v[2 * n] = s.h[i];
+					v[2 * n++ + 1] = 2;
+				}
+		}
+		radix_sort64kv(v, n);
+		for (i = 0; i < n; i = k) {
+			for (c = 0, k = i; k < n && v[2 * k] == v[2 * i]; k++)
+				c += v[2 * k + 1] == 2 ? -1 : (int64_t)(v[2 * k + 1] & 1);
+			if (c)
+				mapadd(&mw, w, v[2 * i], (uint32_t)(int32_t)c);
+			for (t = c, sg = 0; pl->x && sg < pl->x->nseg; sg++)
+				t += mapsum(&pl->x->seg[sg].map[M_COUNT], v[2 * i]);
+			for (; i < k; i++)
+				if (v[2 * i + 1] != 2)
+					cnt[v[2 * i + 1] >> 2] = (uint16_t)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t);
+		}
+	}
+	free(isnew);
+	free(v);
+	mapend(&mw, w);
+	return 0;
+}
+
+/* The postings of the batch's prefix hashes, a part at a time: (hash, document). */
+static void
+writepost(struct wr *w, struct maphdr *h, uint64_t seg, struct join *b)
+{
+	struct mapw mw;
+	struct sketch s;
+	uint64_t *v, nmax = 0;
+	size_t nb = join_ndocs(b), n, d, i, cap;
+	unsigned p, m;
+
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		nmax += nprefix(&s);
+	}
+	cap = 2 * (nmax / PARTS * 2 + JOIN_PREFIX) + 2;
+	v = ereallocarray(NULL, cap, sizeof *v);
+	mapbegin(&mw, w, h, seg, nmax, 12);
+	for (p = 0; p < PARTS; p++) {
+		for (n = 0, d = 0; d < nb; d++) {
+			join_sketch(b, (uint32_t)d, &s);
+			egrow(&v, &cap, 2 * (n + JOIN_PREFIX) + 2, sizeof *v);
+			for (m = 0; m < nprefix(&s); m++)
+				if (part(s.h[m]) == p) {
+					v[2 * n] = s.h[m];
+					v[2 * n++ + 1] = d;
+				}
+		}
+		radix_sort64kv(v, n);
+		for (i = 0; i < n; i++)
+			mapadd(&mw, w, v[2 * i], (uint32_t)v[2 * i + 1]);
+	}
+	free(v);
+	mapend(&mw, w);
+}
+
+/* The file's header, for a new index: a key drawn for it (its maps' placement). */
+static void
+writefilehdr(struct wr *w)
+{
+	struct filehdr fh;
+
+	memset(&fh, 0, sizeof fh);
+	memcpy(fh.magic, FILE_MAGIC, 8);
+	fh.order = ORDER;
+	fh.k0 = siphash(sip_runkey(0), sip_runkey(1), "skidx.k0", 8, 2, 4, NULL);
+	fh.k1 = siphash(sip_runkey(0), sip_runkey(1), "skidx.k1", 8, 2, 4, NULL);
+	wadd(w, &fh, sizeof fh);
+}
+
+uint64_t
+skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
+{
+	struct plan pl;
+	struct seghdr h;
+	struct trailer t;
+	struct wr w = { fd, name, 0, { 0 }, 0 };
+	struct sketch s;
+	uint64_t start, v, *kv, k0, k1;
+	uint16_t *cnt;
+	size_t nb = join_ndocs(b), d;
+
+	if (plan(&pl, x, b, 0) < 0) {
+		forged(x);
+		return 0;
+	}
+	if (x) {
+		w.off = x->len;
+		k0 = x->k0;
+		k1 = x->k1;
+	} else {
+		writefilehdr(&w);
+		memcpy(&k0, w.buf.p + 16, 8);
+		memcpy(&k1, w.buf.p + 24, 8);
+	}
+	/* what a killed writer left past the index is overwritten */
+	if (ftruncate(fd, (off_t)wpos(&w)) < 0) {
+		weprintf("%s:", name);
+		goto fail;
+	}
+	start = wpos(&w);
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, SEG_MAGIC, 8);
+	h.prev = start > sizeof(struct filehdr);
+	h.ndocs = nb;
+	h.ndead = pl.ndead;
+	h.ndistinct = (int64_t)pl.nadd - (int64_t)pl.nlost;
+	wadd(&w, &h, sizeof h);
+	/* the documents: hashes and IDs by offset, then the shingles */
+	h.hoff = wpos(&w) - start;
+	for (d = 0, v = 0; d <= nb; d++) {
+		wadd(&w, &v, 8);
+		if (d < nb) {
+			join_sketch(b, (uint32_t)d, &s);
+			v += s.n;
+			if (s.n < s.nshingles) {
+				h.size = s.n;
+				h.ncut++;
+			} else {
+				h.whole[s.n]++;
+			}
+		}
+	}
+	h.nhv = v;
+	h.idoff = wpos(&w) - start;
+	for (d = 0, v = 0; d <= nb; d++) {
+		wadd(&w, &v, 8);
+		if (d < nb) {
+			join_sketch(b, (uint32_t)d, &s);
+			v += s.idlen;
+		}
+	}
+	h.nid = v;
+	h.nsh = wpos(&w) - start;
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		wadd(&w, &s.nshingles, 8);
+	}
+	h.hv = wpos(&w) - start;
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		wadd(&w, s.h, s.n * sizeof *s.h);
+	}
+	h.ids = wpos(&w) - start;
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		wadd(&w, s.id, s.idlen);
+	}
+	wpad(&w);
+	h.dead = wpos(&w) - start;
+	wadd(&w, pl.dead, pl.ndead * sizeof *pl.dead);
+	/* the maps */
+	kv = ereallocarray(NULL, 2 * nb + 2, sizeof *kv);
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		kv[2 * d] = siphash(k0, k1, s.id, s.idlen, 1, 3, NULL);
+		kv[2 * d + 1] = d;
+	}
+	writemap(&w, &h.map[M_ID], start, kv, nb, 12);
+	for (d = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		kv[2 * d] = digest(k0, k1, &s);
+		kv[2 * d + 1] = d;
+	}
+	writemap(&w, &h.map[M_DIGEST], start, kv, nb, 12);
+	free(kv);
+	writepost(&w, &h.map[M_POST], start, b);
+	cnt = ereallocarray(NULL, h.nhv + 1, sizeof *cnt);
+	if (writecounts(&w, &h.map[M_COUNT], start, &pl, cnt) < 0) {
+		free(cnt);
+		goto fail;
+	}
+	h.hcnt = wpos(&w) - start;
+	wadd(&w, cnt, h.nhv * sizeof *cnt);
+	wpad(&w);
+	free(cnt);
+	kv = ereallocarray(NULL, 2 * (pl.nadd > pl.nlost ? pl.nadd : pl.nlost) + 2, sizeof *kv);
+	for (d = 0; d < pl.nadd; d++) {
+		kv[2 * d] = pl.radd[d];
+		kv[2 * d + 1] = 0;
+	}
+	writemap(&w, &h.map[M_RADD], start, kv, pl.nadd, 8);
+	for (d = 0; d < pl.nlost; d++) {
+		kv[2 * d] = pl.rrem[d];
+		kv[2 * d + 1] = 0;
+	}
+	writemap(&w, &h.map[M_RREM], start, kv, pl.nlost, 8);
+	free(kv);
+	memcpy(t.magic, END_MAGIC, 8);
+	t.start = start;
+	wadd(&w, &t, sizeof t);
+	h.end = wpos(&w);
+	wflush(&w);
+	if (w.err)
+		goto fail;
+	if (pwrite(fd, &h, sizeof h, (off_t)start) != (ssize_t)sizeof h || fsync(fd) < 0) {
+		weprintf("%s:", name);
+		goto fail;
+	}
+	free(w.buf.p);
+	plan_free(&pl);
+	return h.end;
+fail:
+	free(w.buf.p);
+	plan_free(&pl);
+	return 0;
+}

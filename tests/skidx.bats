@@ -1,0 +1,256 @@
+#!/usr/bin/env bats
+# skidx: kept sketches as an index file (skidx(5)); simjoin -x answers from
+# it as simjoin over the kept sketches and the batch; neardup keeps its
+# state as one (issue 22).
+
+load helper
+
+u='usage: skidx [-c] [-L length] -a index [file ...] | [-L length] -d index | -o index [file ...]\n'
+
+# loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
+loops() {
+	if [ -n "${ASAN_OPTIONS:-}" ]; then
+		echo $(($1 / 5))
+	else
+		echo "$1"
+	fi
+}
+
+# rename FROM: the records on stdin with IDs cN, N counting from FROM (exact copies).
+rename() {
+	awk -F'\t' -v n="$1" 'BEGIN { OFS = "\t" } { $1 = "c" n++; print }'
+}
+
+# keep TEXT BATCH: the sketch records of a text state after adding BATCH
+# (as neardup -a kept them): those of other IDs, then the batch.
+keep() {
+	awk -F'\t' 'NR == FNR { q[$1]; next } !($1 in q)' "$2" "$1" >"$1.new"
+	cat "$2" >>"$1.new"
+	mv "$1.new" "$1"
+}
+
+# same TEXT INDEX QUERIES: simjoin -x on INDEX answers as simjoin on TEXT,
+# with each set of options.
+same() {
+	local o st
+	for o in '-d 0' '-d 2' '-d 5 -m 150' '-u -d 2' '-t 0.9 -c 0.5' '-d 1 -t 0.1'; do
+		st=0
+		# shellcheck disable=SC2086
+		simjoin $o -q "$3" "$1" >want.pairs 2>want.err || st=$?
+		# shellcheck disable=SC2086
+		cmpout "$st" want.pairs want.err simjoin $o -x "$2" -q "$3" || return 1
+	done
+}
+
+@test "skidx: usage" {
+	check 0 "$u" '' skidx -h
+	check 2 '' "$u" skidx
+	check 2 '' "$u" skidx -d i x
+	check 2 '' "$u" skidx -L 8 -o i
+	check 2 '' "$u" skidx -c -o i
+	check 2 '' "$u" skidx -a i -o j
+	check 2 '' "skidx: length '0' is too small (allowed: 1 to 9223372036854775807)\n" skidx -L 0 -d i
+}
+
+@test "skidx -o, -d: the kept records, as given; duplicate IDs said and skipped" {
+	gensketch -c 3 -p 5 -n 32 300 >all
+	check 0 '' '' sh -c 'skidx -o i all >len'
+	check 0 "$(stat -c %s i)\n" '' cat len
+	check 0 '' '' sh -c 'skidx -d i | cmp - all'
+	head -2 all >two
+	head -1 all >>two
+	run --separate-stderr skidx -o j two
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "skidx: two:3: duplicate ID (first at two:1): skipped" ]
+	check 0 "$(head -2 all)\n" '' skidx -d j
+	# an empty collection is an index too
+	check 0 '' '' sh -c 'skidx -o e </dev/null >/dev/null'
+	check 0 '' '' skidx -d e
+	head -3 all >q
+	simjoin -q q /dev/null >want
+	[ -s want ]
+	: >none
+	cmpout 0 want none simjoin -x e -q q
+}
+
+@test "simjoin -x: the answers of simjoin over the kept records and the batch, through additions and replacements" {
+	local i
+	# small sketches (every hash a candidate), long runs (a pool of 5 common hashes), edited copies
+	gensketch -c 3 -p 5 -n 32 -s 1 1500 >text
+	skidx -o i text >/dev/null
+	for i in 1 2 3 4; do
+		{
+			gensketch -c 3 -p 5 -n 32 -s $((i + 10)) -f $((2000 * i)) 300
+			# replacements of kept IDs, and exact copies of kept records
+			gensketch -c 3 -p 5 -n 32 -s $((i + 20)) -f $((100 * i)) 50
+			sed -n "$((i * 7)),$((i * 7 + 40))p" text | rename $((i * 1000))
+		} >b$i
+		keep text b$i
+		skidx -a i b$i >len
+		[ "$(cat len)" = "$(wc -c <i | tr -d ' ')" ]
+		skidx -d i | cmp - text
+		# queries: new ones, replacements, exact copies of kept and of batch records
+		{
+			gensketch -c 3 -p 5 -n 32 -s $((i + 30)) -f 90000 100
+			gensketch -c 3 -p 5 -n 32 -s $((i + 40)) -f $((50 * i)) 30
+			sed -n '5,30p' text | rename 50000
+			tail -5 b$i | rename 60000
+		} >q
+		same text i q
+	done
+	check 0 '5\n' '' sh -c "skidx -d i >/dev/null; od -An -c i | tr -d ' \\n' | grep -o 'SKEND1' | wc -l | tr -d ' '"
+}
+
+@test "simjoin -x: whole sketches and cut ones, sizes checked against the kept ones" {
+	# size 200: pages of 100 to 200 shingles have whole sketches
+	gensketch -c 4 -p 20 -n 200 -s 3 400 >text
+	skidx -o i text >/dev/null
+	gensketch -c 4 -p 20 -n 200 -s 4 -f 380 60 >q
+	same text i q
+	# a sketch of another size is refused, as simjoin refuses it
+	gensketch -n 100 -s 5 -f 7000 3 >bad
+	cat q bad >q2
+	same text i q2
+	run --separate-stderr skidx -a i bad
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 3 ]
+}
+
+@test "skidx -a: -c, and as many segments as an index holds, write it anew with the same answers" {
+	local i
+	gensketch -c 3 -p 5 -n 32 -s 1 300 >text
+	skidx -o i text >/dev/null
+	for ((i = 1; i <= 33; i++)); do
+		gensketch -c 3 -p 5 -n 32 -s $((i + 100)) -f $((i * 10)) 15 >b
+		keep text b
+		skidx -a i b >/dev/null
+	done
+	# 32 segments at most: the 31st addition wrote it anew as one
+	check 0 '3\n' '' sh -c "od -An -c i | tr -d ' \\n' | grep -o 'SKEND1' | wc -l | tr -d ' '"
+	skidx -d i | cmp - text
+	gensketch -c 3 -p 5 -n 32 -s 99 -f 5 40 >q
+	same text i q
+	skidx -c -a i /dev/null >/dev/null
+	check 0 '1\n' '' sh -c "od -An -c i | tr -d ' \\n' | grep -o 'SKEND1' | wc -l | tr -d ' '"
+	same text i q
+}
+
+@test "skidx: a truncated index is refused in one line, at every length; -L names the version's bytes" {
+	local n len i
+	gensketch -c 3 -p 5 -n 16 -s 1 40 >a
+	gensketch -c 3 -p 5 -n 16 -s 2 -f 20 40 >b
+	skidx -o i a >/dev/null
+	len=$(skidx -a i b)
+	gensketch -n 16 -s 3 -f 10 5 >q
+	simjoin -x i -q q >want
+	check 0 '' '' sh -c "simjoin -L $len -x i -q q | cmp - want"
+	check 1 '' "simjoin: i: truncated index ($len bytes, not $((len + 8)))\n" simjoin -L $((len + 8)) -x i -q q
+	check 1 '' "skidx: i: truncated index ($len bytes, not $((len + 8)))\n" skidx -L $((len + 8)) -d i
+	# every cut: refused in one line, or a shorter index (the first segment's end)
+	for ((n = 0; n < len; n += 1 + RANDOM % 997)); do
+		head -c "$n" i >t
+		run --separate-stderr simjoin -x t -q q
+		if [ "$status" -eq 0 ]; then
+			[ "$(skidx -d t)" = "$(cat a)" ]
+		else
+			[ "$status" -eq 1 ]
+			[ "${#stderr_lines[@]}" -eq 1 ]
+			case $stderr in
+			"simjoin: t: not an index" | "simjoin: t: a forged or damaged index") ;;
+			*) echo "$n: $stderr" >&2; false ;;
+			esac
+		fi
+	done
+	# what a killed writer leaves past the version's bytes is not read
+	cp i j
+	head -c 5000 /dev/urandom >>j
+	check 0 '' '' sh -c "simjoin -L $len -x j -q q | cmp - want"
+	gensketch -n 16 -s 4 -f 70 3 >c
+	cp a text
+	keep text b
+	keep text c
+	skidx -L "$len" -a j c >/dev/null
+	skidx -d j | cmp - text
+	cmp -n "$len" i j
+}
+
+@test "skidx: forged index files never crash or hang a query: refused in one line, or answered" {
+	local round n off len
+	gensketch -c 3 -p 5 -n 16 -s 1 60 >a
+	gensketch -c 3 -p 5 -n 16 -s 2 -f 30 30 >b
+	skidx -o i a >/dev/null
+	len=$(skidx -a i b)
+	gensketch -n 16 -s 3 -f 10 8 >q
+	n=$(loops 100)
+	for ((round = 0; round < n; round++)); do
+		cp i f
+		# a few bytes at random: the headers most often (where the offsets are)
+		off=$((RANDOM % 4 ? RANDOM % 1400 : RANDOM * 32768 % len + RANDOM % 32768 % len))
+		off=$((off % len))
+		printf "\\$(printf %o $((RANDOM % 256)))\\$(printf %o $((RANDOM % 256)))" |
+			dd of=f bs=1 seek="$off" conv=notrunc 2>/dev/null
+		run --separate-stderr timeout 10 simjoin -x f -q q
+		[ "$status" -le 1 ] || { echo "offset $off: status $status" >&2; false; }
+		# refused in one line, or answered as the forged index says (its batch refused)
+		[ "${#stderr_lines[@]}" -le 1 ] || [ -z "$(printf '%s\n' "$stderr" | grep -v '^simjoin: q:')" ] ||
+			{ echo "offset $off: $stderr" >&2; false; }
+		run --separate-stderr timeout 10 skidx -d f
+		[ "$status" -le 1 ] || { echo "offset $off: status $status" >&2; false; }
+		run --separate-stderr timeout 10 skidx -a f b
+		[ "$status" -le 1 ] || { echo "offset $off: status $status" >&2; false; }
+	done
+	printf 'not an index at all\n' >g
+	check 1 '' 'simjoin: g: not an index\n' simjoin -x g -q q
+	check 1 '' 'skidx: g: not an index\n' skidx -a g b
+	mkfifo p
+	check 1 '' 'simjoin: p: not a regular file\n' timeout 10 simjoin -x p -q q 3<>p
+}
+
+@test "neardup -a on an index: a SIGKILL at any point leaves the old state or the new one; readers all along" {
+	local n i pid batch
+	mkdir tmp q
+	export TMPDIR=$PWD/tmp
+	mkdir docs b
+	for i in 1 2 3 4 5 6 7 8; do
+		seq -s ' ' $((i * 1000)) $((i * 1000 + 150)) >"docs/p$i.txt"
+		seq -s ' ' $((i * 1000 + 500)) $((i * 1000 + 650)) >"b/n$i.txt"
+		docsplit -f "b/n$i.txt" | htmltext | sketch >"b/n$i.sk"
+	done
+	cp docs/p3.txt q/p3.txt
+	neardup -o st docs >/dev/null
+	want=$(neardup -q st q)
+	[ -n "$want" ]
+	# a reader, all along
+	(
+		while [ ! -e stop ] && [ "$SECONDS" -lt 300 ]; do
+			neardup -q st q >rout 2>rerr || { cat rerr >failed; break; }
+			[ "$(cat rout)" = "$want" ] || { cat rout rerr >failed; break; }
+		done
+	) 3>&- &
+	local reader=$!
+	n=$(loops 200)
+	kept() { ndstate -d st; }
+	kept >before
+	for ((i = 0; i < n; i++)); do
+		batch=b/n$((i % 8 + 1))
+		cp before after
+		keep after "$batch.sk"
+		setsid neardup -a st "$batch.txt" >/dev/null 2>&1 3>&- &
+		pid=$!
+		sleep "0.$(printf '%03d' $((RANDOM % 150)))"
+		# the whole run (neardup.bats kills ndstate alone too)
+		kill -KILL -- "-$pid" 2>/dev/null || :
+		wait "$pid" || :
+		kept >got
+		cmp -s got before || cmp got after
+		mv got before
+	done
+	touch stop
+	wait "$reader"
+	[ ! -e failed ] || { cat failed >&2; false; }
+	# the answer is that of the kept sketches joined anew
+	neardup -q st q >got
+	ndstate -d st >text
+	docsplit -f q/p3.txt | htmltext | sketch >qs
+	simjoin -d 2 -m 10 -t 0.25 -q qs text | cmp - got
+}
