@@ -354,7 +354,7 @@ weigh(struct simh *s, uint32_t i, uint64_t c)
 static int
 fingerprint(struct simh *s, struct fp *f)
 {
-	uint64_t plane[64][2], carry, t, w, c, gt, eq, *weight = s->weight;
+	uint64_t plane[64][2], c0, c1, t, w, c, gt, eq, *weight = s->weight;
 	const uint32_t *touched = s->touched;
 	int64_t total = 0;
 	size_t k, ntouched = s->ntouched;
@@ -382,13 +382,19 @@ fingerprint(struct simh *s, struct fp *f)
 		for (i = 0; w; i++, w >>= 1) {
 			if (!(w & 1))
 				continue;
-			for (h = 0; h < s->nwords; h++) {
-				carry = s->pagerows[k].w[h];
-				for (l = i; carry; l++) {
-					t = plane[l][h] & carry;
-					plane[l][h] ^= carry;
-					carry = t;
-				}
+			/*
+			 * both words at once (past M the bits are 0): one
+			 * loop, so one hard-to-predict end, not two
+			 */
+			c0 = s->pagerows[k].w[0];
+			c1 = s->pagerows[k].w[1];
+			for (l = i; c0 | c1; l++) {
+				t = plane[l][0] & c0;
+				plane[l][0] ^= c0;
+				c0 = t;
+				t = plane[l][1] & c1;
+				plane[l][1] ^= c1;
+				c1 = t;
 			}
 		}
 	}
