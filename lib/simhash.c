@@ -38,6 +38,13 @@ struct simh {
 	size_t featcap;
 	uint32_t *touched;
 	size_t ntouched, touchedcap;
+	/*
+	 * the rows of the touched features, in their order: copied as they
+	 * are first touched, so that the row's load overlaps the weight's
+	 * (both miss the cache), and the sums read them in sequence
+	 */
+	struct fp *pagerows;
+	size_t pagerowcap;
 
 	/* document frequencies */
 	struct wtab dfwords;
@@ -80,6 +87,7 @@ simh_free(struct simh *s)
 	free(s->rows);
 	free(s->weight);
 	free(s->touched);
+	free(s->pagerows);
 	free(s->df);
 	free(s->sel);
 	free(s->terms.p);
@@ -118,6 +126,7 @@ growfeatures(struct simh *s)
 	if (s->hashed)
 		egrow(&s->rows, &s->rowcap, s->features.n + 1, sizeof *s->rows);
 	egrow(&s->touched, &s->touchedcap, s->features.n + 1, sizeof *s->touched);
+	egrow(&s->pagerows, &s->pagerowcap, s->features.n + 1, sizeof *s->pagerows);
 	egrow(&s->weight, &s->featcap, s->features.n + 1, sizeof *s->weight);
 	memset(s->weight + old, 0, (s->featcap - old) * sizeof *s->weight);
 }
@@ -199,8 +208,11 @@ addid(struct simh *s, uint32_t i, uint64_t c)
 	if (c == 0 || i == WTAB_NONE)
 		return 0;
 	wt = &s->weight[i];
-	if (!*wt)
+	if (!*wt) {
+		if (s->weighting != SIMH_IMATCH)
+			s->pagerows[s->ntouched] = s->rows[i];
 		s->touched[s->ntouched++] = i;
+	}
 	*wt += c;
 	return *wt > INT64_MAX / 4 ? -1 : 0;
 }
@@ -342,7 +354,7 @@ weigh(struct simh *s, uint32_t i, uint64_t c)
 static int
 fingerprint(struct simh *s, struct fp *f)
 {
-	uint64_t plane[64][2], carry, t, w, c, gt, eq, *weight = s->weight;
+	uint64_t plane[64][2], c0, c1, t, w, c, gt, eq, *weight = s->weight;
 	const uint32_t *touched = s->touched;
 	int64_t total = 0;
 	size_t k, ntouched = s->ntouched;
@@ -370,13 +382,19 @@ fingerprint(struct simh *s, struct fp *f)
 		for (i = 0; w; i++, w >>= 1) {
 			if (!(w & 1))
 				continue;
-			for (h = 0; h < s->nwords; h++) {
-				carry = s->rows[touched[k]].w[h];
-				for (l = i; carry; l++) {
-					t = plane[l][h] & carry;
-					plane[l][h] ^= carry;
-					carry = t;
-				}
+			/*
+			 * both words at once (past M the bits are 0): one
+			 * loop, so one hard-to-predict end, not two
+			 */
+			c0 = s->pagerows[k].w[0];
+			c1 = s->pagerows[k].w[1];
+			for (l = i; c0 | c1; l++) {
+				t = plane[l][0] & c0;
+				plane[l][0] ^= c0;
+				c0 = t;
+				t = plane[l][1] & c1;
+				plane[l][1] ^= c1;
+				c1 = t;
 			}
 		}
 	}

@@ -32,7 +32,7 @@ typedef void tok_fn(void *ctx, const char *word, size_t len);
 typedef void tok_batch_fn(void *ctx, const char *buf, const size_t *off,
     const size_t *len, size_t n);
 
-enum { TOK_BATCH = 16 };
+enum { TOK_BATCH = 48 };
 
 struct tok {
 	struct obuf word;	/* lowercased word being built */

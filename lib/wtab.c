@@ -345,7 +345,7 @@ wtab_prepare(const struct wtab *t, struct wref *r, const char *w, size_t n)
  * 10,000 features, which fphash looks up in a third less time so.
  */
 #define BIGTABLE (1 << 13)
-enum { BATCH = 16 };
+enum { BATCH = 48 };
 
 void
 wtab_batch(struct wtab *t, int findonly, const char *buf, const size_t *off,

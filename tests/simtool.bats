@@ -268,6 +268,50 @@ interrupt() {
 	interrupt INT 130
 }
 
+# stagesleft: the PIDs of simtool and its stages still running here.
+stagesleft() {
+	local t
+	for t in simtool docsplit wordfreq topn fphash hamq fmtresult cat sleep; do
+		ourprocs "$t"
+	done
+}
+
+@test "simtool: SIGINT or SIGTERM at any moment stops every stage, at once" {
+	local n i t sig want st pid left
+	n=30
+	[ -z "${ASAN_OPTIONS:-}" ] || n=6
+	small
+	mkdir tmp
+	for ((i = 0; i < n; i++)); do
+		printf 'old\n' >result.txt
+		if ((RANDOM % 2)); then sig=INT want=130; else sig=TERM want=143; fi
+		SIMTOOL_PARTS=$((1 + i % 2)) env --default-signal=INT TMPDIR="$PWD/tmp" \
+			simtool 3 4 >/dev/null 2>err 3>&- &
+		pid=$!
+		sleep "0.$(printf '%03d' $((RANDOM % 150)))"
+		kill "-$sig" "$pid" 2>/dev/null || :	# it may have ended
+		# a stage that lost the signal would keep simtool waiting
+		for ((t = 0; t < 100; t++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			left=$(stagesleft)
+			kill -KILL $left
+			echo "round $i: SIG$sig: still running: $left" >&2
+			false
+		fi
+		st=0
+		wait "$pid" || st=$?
+		# finished before the signal, or stopped by it
+		[ "$st" -eq 0 ] || [ "$st" -eq "$want" ]
+		[ ! -s err ]
+		case $(cat result.txt) in old | "$(printf "$small4")") ;; *) false ;; esac
+		clean
+	done
+	check 0 '' '' stagesleft
+}
+
 @test "simtool: SIGTERM while wordfreq -T writes its counts leaves no temporary file" {
 	# the counts' temporary name (as mkstemp makes it), then a long stage
 	interrupt TERM 143 wordfreq 'case $* in
