@@ -20,7 +20,7 @@ LDLIBS =
 # new file there needs no edit here.
 BUILD = build
 TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval \
-	parsplit parjoin sketch simjoin ndstate
+	parsplit parjoin sketch simjoin ndstate skjoin
 LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)

@@ -1,0 +1,155 @@
+/*
+ * skjoin: the steps of simjoin's join as map and reduce filters over
+ * sortable records, for a join spread over shards (skjoin.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "skjoin.h"
+#include "util.h"
+
+static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
+static int step;		/* M, S, K, V, g, u */
+static unsigned shard, nshards;	/* -M i/n, -K n, -V n */
+static const char *dir = ".";	/* -o */
+static const char *reach;	/* -r */
+static const char *totals;	/* -T */
+static const char *pairs;	/* -p */
+
+static double
+fraction(const char *s, const char *what)
+{
+	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
+}
+
+/* -M i/n */
+static void
+shardof(const char *s)
+{
+	const char *slash = strchr(s, '/'), *err;
+	char num[32];
+
+	if (!slash || (size_t)(slash - s) >= sizeof num)
+		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n)", s);
+	memcpy(num, s, (size_t)(slash - s));
+	num[slash - s] = '\0';
+	nshards = (unsigned)estrtonum(slash + 1, 1, SKJ_MAXSHARDS, "shards");
+	shard = (unsigned)parsenum(num, 0, nshards - 1, &err);
+	if (err)
+		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n, i below n)", s);
+}
+
+static const char synopsis[] =
+    "-M i/n | -S | -K n | -V n | -g | -u [-c containment] [-d rarity] [-m minsize] "
+    "[-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] [file]";
+
+static _Noreturn void
+usage(void)
+{
+	eusage(synopsis);
+}
+
+static void
+setstep(int c)
+{
+	if (step)
+		usage();
+	step = c;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct skj_totals t = { 0, 0, 0 };
+	struct rdr in, r, p;
+	int c, ret = 0;
+
+	argv0 = "skjoin";
+	while ((c = getopt(argc, argv, "K:M:ST:V:c:d:ghm:o:p:r:t:u")) != -1) {
+		switch (c) {
+		case 'K':
+		case 'V':
+			setstep(c);
+			nshards = (unsigned)estrtonum(optarg, 1, SKJ_MAXSHARDS, "shards");
+			break;
+		case 'M':
+			setstep(c);
+			shardof(optarg);
+			break;
+		case 'S':
+		case 'g':
+		case 'u':
+			setstep(c);
+			break;
+		case 'T':
+			totals = optarg;
+			break;
+		case 'c':
+			opt.cthresh = fraction(optarg, "containment");
+			break;
+		case 'd':
+			opt.rarity = (unsigned)estrtonum(optarg, 0, 1000000, "rarity");
+			break;
+		case 'h':
+			return help(synopsis);
+		case 'm':
+			opt.minsize = (unsigned)estrtonum(optarg, 0, UINT_MAX, "minimum size");
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'p':
+			pairs = optarg;
+			break;
+		case 'r':
+			reach = optarg;
+			break;
+		case 't':
+			opt.thresh = fraction(optarg, "threshold");
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!step || argc > 1)
+		usage();
+	if ((step == 'K' || step == 'V' || step == 'g' || step == 'u') && !totals)
+		usage();
+	if ((step == 'K' && !reach) || ((step == 'g' || step == 'u') && !pairs))
+		usage();
+
+	setupstdout();
+	if (totals && skj_loadtotals(totals, &t))
+		return 1;
+	if (rdr_open(&in, argc ? argv[0] : "-") < 0)
+		return 1;
+	switch (step) {
+	case 'M':
+		ret = skj_map(&in, shard, nshards, opt.minsize, dir);
+		break;
+	case 'S':
+		ret = skj_sum(&in, &t);
+		skj_puttotals(&t, stdout);
+		break;
+	case 'K':
+		if (rdr_open(&r, reach) < 0)
+			return 1;
+		ret = skj_keys(&in, &r, &t, opt.rarity, nshards, dir) | rdr_close(&r);
+		break;
+	case 'V':
+		ret = skj_hop(&in, &t, &opt, nshards, dir);
+		break;
+	default:
+		if (rdr_open(&p, pairs) < 0)
+			return 1;
+		ret = skj_clusters(&p, &in, &t, step == 'u', stdout) | rdr_close(&p);
+		break;
+	}
+	ret |= rdr_close(&in);
+	return ret | fshut(stdout, "<stdout>");
+}

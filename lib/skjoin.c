@@ -1,0 +1,831 @@
+/*
+ * skjoin.c: the sharded join (skjoin.h); the records are in simrec(5),
+ * "Sharded join records". Document numbers are written as 10 digits and
+ * hashes as 16 hexadecimal ones, so that sort(1) in the C locale orders
+ * the records as the steps read them, and sort -m merges them.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "radix.h"
+#include "sketch.h"
+#include "skjoin.h"
+#include "uf.h"
+#include "util.h"
+
+#define DOCW	10	/* digits of a document number */
+#define HASHW	16	/* hexadecimal digits of a hash */
+#define SPILL	(1 << 20)	/* holders of a hash kept in memory; more go to a file */
+
+enum { KSKETCH = '0', KWEIGHT = '1', KPAIR = '2', KSENT = '3' };
+
+/* An output file of a step: whole or not at all, its records built in b. */
+struct out {
+	struct afile a;
+	struct obuf b;
+};
+
+static int
+outopen(struct out *o, const char *dir, const char *name, unsigned q, int numbered)
+{
+	char *path = emalloc(strlen(dir) + strlen(name) + 24);
+
+	if (numbered)
+		sprintf(path, "%s/%s.%u", dir, name, q);
+	else
+		sprintf(path, "%s/%s", dir, name);
+	memset(&o->b, 0, sizeof o->b);
+	if (!afile_open(&o->a, path)) {
+		free(path);
+		return 1;
+	}
+	return 0;
+}
+
+static void
+outflush(struct out *o, int force)
+{
+	if (o->b.n >= 1 << 16 || (force && o->b.n))
+		obuf_flush(&o->b, o->a.fp);
+}
+
+static int
+outclose(struct out *o)
+{
+	int ret;
+
+	outflush(o, 1);
+	free(o->b.p);
+	ret = afile_close(&o->a, 0);
+	free((char *)o->a.path);
+	return ret;
+}
+
+/* n outputs name.0 .. name.n-1 (n 0: one, name), all opened or none. */
+static struct out *
+outsopen(const char *dir, const char *name, unsigned n)
+{
+	struct out *o = ecalloc(n ? n : 1, sizeof *o);
+	unsigned q;
+
+	for (q = 0; q < (n ? n : 1); q++) {
+		if (outopen(&o[q], dir, name, q, n > 0) == 0)
+			continue;
+		while (q-- > 0) {
+			afile_close(&o[q].a, 1);
+			free((char *)o[q].a.path);
+		}
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int
+outsclose(struct out *o, unsigned n)
+{
+	unsigned q;
+	int ret = 0;
+
+	if (!o)
+		return 1;
+	for (q = 0; q < (n ? n : 1); q++)
+		ret |= outclose(&o[q]);
+	free(o);
+	return ret;
+}
+
+static void
+adddoc(struct obuf *b, uint64_t d)
+{
+	char *p = obuf_room(b, DOCW);
+	int i;
+
+	for (i = DOCW - 1; i >= 0; i--, d /= 10)
+		p[i] = (char)('0' + d % 10);
+	b->n += DOCW;
+}
+
+static void
+addhash(struct obuf *b, uint64_t h)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = obuf_room(b, HASHW);
+	int i;
+
+	for (i = HASHW - 1; i >= 0; i--, h >>= 4)
+		p[i] = hex[h & 15];
+	b->n += HASHW;
+}
+
+/* The fields of a record: at most max of them, split at TABs. Returns their number. */
+static size_t
+fields(char *line, size_t n, char **f, size_t *len, size_t max)
+{
+	char *end = line + n, *tab;
+	size_t k = 0;
+
+	while (k < max) {
+		f[k] = line;
+		if (!(tab = memchr(line, '\t', (size_t)(end - line))) || k + 1 == max) {
+			len[k++] = (size_t)(end - line);
+			break;
+		}
+		len[k++] = (size_t)(tab - line);
+		line = tab + 1;
+	}
+	return k;
+}
+
+static int
+parsedoc(const char *s, size_t n, uint64_t *d)
+{
+	const char *err;
+
+	if (n != DOCW)
+		return -1;
+	*d = (uint64_t)parsenumn(s, n, 0, UINT32_MAX - 1, &err);
+	return err ? -1 : 0;
+}
+
+static int
+parsehash(const char *s, size_t n, uint64_t *h)
+{
+	size_t i;
+	int v;
+
+	if (n != HASHW)
+		return -1;
+	for (*h = 0, i = 0; i < n; i++) {
+		if ((v = hexval((unsigned char)s[i])) < 0 || (s[i] >= 'A' && s[i] <= 'F'))
+			return -1;
+		*h = *h << 4 | (unsigned)v;
+	}
+	return 0;
+}
+
+static int
+parsecount(const char *s, size_t n, uint64_t *v)
+{
+	const char *err;
+
+	*v = (uint64_t)parsenumn(s, n, 0, INT64_MAX, &err);
+	return err ? -1 : 0;
+}
+
+static int
+bad(struct rdr *r, const char *what)
+{
+	weprintf("%s:%ju: %s", r->name, r->lineno, what);
+	return 1;
+}
+
+/* A key record of the map: a hash, its document, and whether it makes candidates. */
+struct key {
+	uint64_t h;
+	uint32_t d, prefix;
+};
+
+static int
+cmpkey(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return (x->d > y->d) - (x->d < y->d);
+}
+
+struct keys {
+	struct key *k;
+	size_t n, cap;
+};
+
+int
+skj_map(struct rdr *r, unsigned i, unsigned n, unsigned minsize, const char *dir)
+{
+	struct out *keys, *docs, *ids, *reach, *tot;
+	struct keys *part;
+	struct sketch s;
+	struct skj_totals t = { 0, 0, 0 };
+	uint64_t h[SK_MAXSIZE], *rv = NULL, d;
+	size_t rn = 0, rcap = 0, k, m;
+	unsigned npre, q;
+	ptrdiff_t len;
+	char *line;
+	int ret = 0;
+
+	keys = outsopen(dir, "keys", n);
+	docs = outsopen(dir, "docs", 0);
+	ids = outsopen(dir, "ids", 0);
+	reach = outsopen(dir, "reach", 0);
+	tot = outsopen(dir, "totals", 0);
+	if (!keys || !docs || !ids || !reach || !tot)
+		exit(1);
+	part = ecalloc(n, sizeof *part);
+	while ((len = rdr_line(r, &line)) >= 0) {
+		if (sketch_parse(r, line, (size_t)len, &s, h) < 0) {
+			ret = 1;
+			continue;
+		}
+		if (s.n < s.nshingles) {
+			if (t.size && s.n != t.size) {
+				ret |= bad(r, "a cut sketch of another size: skipped");
+				continue;
+			}
+			t.size = s.n;
+		}
+		d = i + (uint64_t)n * t.ndocs;
+		if (d >= UINT32_MAX - 1)
+			eprintf("%s:%ju: too many documents", r->name, r->lineno);
+		t.ndocs++;
+		t.limit = d + 1;
+		adddoc(&docs->b, d);
+		obuf_add(&docs->b, "\t0\t", 3);
+		obuf_add(&docs->b, line, (size_t)len);
+		obuf_addc(&docs->b, '\n');
+		outflush(docs, 0);
+		adddoc(&ids->b, d);
+		obuf_addc(&ids->b, '\t');
+		obuf_add(&ids->b, s.id, s.idlen);
+		obuf_addc(&ids->b, '\n');
+		outflush(ids, 0);
+		npre = s.nshingles < minsize ? 0 : s.n < JOIN_PREFIX ? s.n : JOIN_PREFIX;
+		for (k = 0; k < s.n; k++) {
+			struct keys *p = &part[s.h[k] % n];
+
+			egrow(&p->k, &p->cap, p->n + 1, sizeof *p->k);
+			p->k[p->n].h = s.h[k];
+			p->k[p->n].d = (uint32_t)d;
+			p->k[p->n++].prefix = k < npre;
+		}
+		if (s.n < s.nshingles) {
+			egrow(&rv, &rcap, rn + 1, sizeof *rv);
+			rv[rn++] = s.h[s.n - 1];
+		}
+	}
+	for (q = 0; q < n; q++) {
+		struct keys *p = &part[q];
+
+		qsort(p->k, p->n, sizeof *p->k, cmpkey);
+		for (m = 0; m < p->n; m++) {
+			addhash(&keys[q].b, p->k[m].h);
+			obuf_addc(&keys[q].b, '\t');
+			adddoc(&keys[q].b, p->k[m].d);
+			obuf_add(&keys[q].b, p->k[m].prefix ? "\t1\n" : "\t0\n", 3);
+			outflush(&keys[q], 0);
+		}
+		free(p->k);
+	}
+	free(part);
+	if (rn)
+		radix_sort64(rv, rn);
+	for (m = 0; m < rn; m++) {
+		addhash(&reach->b, rv[m]);
+		obuf_addc(&reach->b, '\n');
+		outflush(reach, 0);
+	}
+	free(rv);
+	skj_puttotals(&t, tot->a.fp);
+	ret |= outsclose(keys, n) | outsclose(docs, 0) | outsclose(ids, 0);
+	return ret | outsclose(reach, 0) | outsclose(tot, 0);
+}
+
+/* A totals record: DOCS<TAB>SIZE<TAB>LIMIT. */
+static int
+parsetotals(struct rdr *r, char *line, size_t n, struct skj_totals *t)
+{
+	char *f[3];
+	size_t len[3];
+	uint64_t size;
+
+	if (fields(line, n, f, len, 3) != 3 || parsecount(f[0], len[0], &t->ndocs) < 0 ||
+	    parsecount(f[1], len[1], &size) < 0 || size > SK_MAXSIZE ||
+	    parsecount(f[2], len[2], &t->limit) < 0 || t->limit > UINT32_MAX)
+		return bad(r, "bad totals record");
+	t->size = (unsigned)size;
+	return 0;
+}
+
+int
+skj_sum(struct rdr *r, struct skj_totals *t)
+{
+	struct skj_totals one;
+	ptrdiff_t n;
+	char *line;
+	int ret = 0;
+
+	while ((n = rdr_line(r, &line)) >= 0) {
+		if (parsetotals(r, line, (size_t)n, &one)) {
+			ret = 1;
+			continue;
+		}
+		if (one.size && t->size && one.size != t->size)
+			ret |= bad(r, "cut sketches of another size");
+		if (one.size)
+			t->size = one.size;
+		t->ndocs += one.ndocs;
+		if (one.limit > t->limit)
+			t->limit = one.limit;
+	}
+	return ret;
+}
+
+int
+skj_loadtotals(const char *path, struct skj_totals *t)
+{
+	struct rdr r;
+	ptrdiff_t n;
+	char *line;
+	int ret;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	ret = (n = rdr_line(&r, &line)) < 0 ? bad(&r, "no totals record") :
+	    parsetotals(&r, line, (size_t)n, t);
+	return rdr_close(&r) | ret;
+}
+
+void
+skj_puttotals(const struct skj_totals *t, FILE *fp)
+{
+	fprintf(fp, "%ju\t%u\t%ju\n", (uintmax_t)t->ndocs, t->size, (uintmax_t)t->limit);
+}
+
+/*
+ * The documents holding the hash of a run: in memory, the first SPILL of
+ * them, the others in a temporary file, so that a hash held by millions
+ * costs no memory.
+ */
+struct holders {
+	uint32_t *d;
+	size_t n, cap;
+	FILE *spill;
+	size_t nspilled;
+};
+
+static void
+holdadd(struct holders *hd, uint32_t d)
+{
+	if (hd->n == SPILL) {
+		if (!hd->spill && !(hd->spill = tmpfile()))
+			eprintf("tmpfile:");
+		if (fwrite(hd->d, sizeof *hd->d, hd->n, hd->spill) != hd->n)
+			eprintf("tmpfile:");
+		hd->nspilled += hd->n;
+		hd->n = 0;
+	}
+	egrow(&hd->d, &hd->cap, hd->n + 1, sizeof *hd->d);
+	hd->d[hd->n++] = d;
+}
+
+static void
+putweight(struct out *w, unsigned n, uint32_t d, uint64_t h, uint64_t count, uint64_t can)
+{
+	struct out *o = &w[d % n];
+
+	adddoc(&o->b, d);
+	obuf_add(&o->b, "\t1\t", 3);
+	addhash(&o->b, h);
+	obuf_addc(&o->b, '\t');
+	obuf_addu(&o->b, count);
+	obuf_addc(&o->b, '\t');
+	obuf_addu(&o->b, can);
+	obuf_addc(&o->b, '\n');
+	outflush(o, 0);
+}
+
+/* The run of hash h has ended: the weight records of its holders, if it weighs less than 1. */
+static void
+runend(struct holders *hd, struct out *w, unsigned n, uint64_t h, uint64_t ndocs,
+    uint64_t can, unsigned rarity)
+{
+	uint64_t count = hd->nspilled + hd->n;
+	uint32_t buf[4096];
+	size_t k, got;
+
+	if (count > 0 && rarity > 0 && can > 0 && join_weight(rarity, count, ndocs, can) < 1) {
+		if (hd->spill) {
+			rewind(hd->spill);
+			while ((got = fread(buf, sizeof *buf, 4096, hd->spill)) > 0)
+				for (k = 0; k < got; k++)
+					putweight(w, n, buf[k], h, count, can);
+		}
+		for (k = 0; k < hd->n; k++)
+			putweight(w, n, hd->d[k], h, count, can);
+	}
+	if (hd->spill) {
+		fclose(hd->spill);
+		hd->spill = NULL;
+	}
+	hd->n = hd->nspilled = 0;
+}
+
+/* The reaches below h, counted on from *below, read from r in ascending order. */
+static int
+reachbelow(struct rdr *r, uint64_t h, uint64_t *below, uint64_t *next, int *have)
+{
+	ptrdiff_t n;
+	char *line;
+
+	for (;;) {
+		if (!*have) {
+			if ((n = rdr_line(r, &line)) < 0)
+				return 0;
+			if (parsehash(line, (size_t)n, next) < 0)
+				return bad(r, "bad reach record");
+			*have = 1;
+		}
+		if (*next >= h)
+			return 0;
+		(*below)++;
+		*have = 0;
+	}
+}
+
+int
+skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned rarity,
+    unsigned n, const char *dir)
+{
+	struct out *pairs = outsopen(dir, "pairs", n), *w = outsopen(dir, "weights", n), *o;
+	struct holders hd = { 0 };
+	uint32_t first[JOIN_RUNMAX];
+	unsigned nfirst = 0, k;
+	uint64_t h, cur = 0, d, below = 0, next = 0, prev = 0;
+	int ret = 0, inrun = 0, have = 0;
+	char *line, *f[3];
+	size_t len[3];
+	ptrdiff_t ln;
+
+	if (!pairs || !w)
+		exit(1);
+	while ((ln = rdr_line(in, &line)) >= 0) {
+		if (fields(line, (size_t)ln, f, len, 3) != 3 || parsehash(f[0], len[0], &h) < 0 ||
+		    parsedoc(f[1], len[1], &d) < 0 || len[2] != 1 || (*f[2] != '0' && *f[2] != '1')) {
+			ret |= bad(in, "bad key record: skipped");
+			continue;
+		}
+		if (inrun && (h < cur || (h == cur && d <= prev))) {
+			ret |= bad(in, "key records out of order: skipped");
+			continue;
+		}
+		if (!inrun || h != cur) {
+			if (inrun)
+				runend(&hd, w, n, cur, t->ndocs, t->ndocs - below, rarity);
+			cur = h;
+			inrun = 1;
+			nfirst = 0;
+			ret |= reachbelow(reach, h, &below, &next, &have);
+			if (below > t->ndocs)
+				eprintf("%s: more reaches than documents", reach->name);
+		}
+		prev = d;
+		holdadd(&hd, (uint32_t)d);
+		if (*f[2] != '1')
+			continue;
+		/* the first JOIN_RUNMAX pair with every later one (join_candidates) */
+		for (k = 0; k < nfirst; k++) {
+			o = &pairs[first[k] % n];
+			adddoc(&o->b, first[k]);
+			obuf_add(&o->b, "\t2\t", 3);
+			adddoc(&o->b, d);
+			obuf_addc(&o->b, '\n');
+			outflush(o, 0);
+		}
+		if (nfirst < JOIN_RUNMAX)
+			first[nfirst++] = (uint32_t)d;
+	}
+	if (inrun)
+		runend(&hd, w, n, cur, t->ndocs, t->ndocs - below, rarity);
+	free(hd.d);
+	return ret | outsclose(pairs, n) | outsclose(w, n);
+}
+
+/*
+ * The document a hop holds: its sketch, and for the hashes that weigh
+ * less than 1 their count and reach (the weight record), sent on with it.
+ */
+struct hopdoc {
+	uint64_t d;
+	int have;
+	struct obuf id;
+	uint64_t nsh;
+	unsigned n;
+	uint64_t h[SK_MAXSIZE], count[SK_MAXSIZE], can[SK_MAXSIZE];
+	float w[SK_MAXSIZE];
+	struct obuf sk;		/* ID<TAB>NSHINGLES<TAB>HASHES as read */
+	struct obuf rec;	/* sent: sk<TAB>WEIGHTS, made at the first pair */
+	int recmade;
+	uint64_t lastpair;
+};
+
+/* The index of hash h in sorted v[0..n), or n. */
+static unsigned
+hashindex(const uint64_t *v, unsigned n, uint64_t h)
+{
+	unsigned lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == h ? lo : n;
+}
+
+/* Parse ID<TAB>NSHINGLES<TAB>HASHES into x; all weigh 1. Returns 0 or -1. */
+static int
+hopsketch(struct rdr *r, char *s, size_t n, struct hopdoc *x)
+{
+	struct sketch sk;
+	unsigned k;
+
+	if (sketch_parse(r, s, n, &sk, x->h) < 0)
+		return -1;
+	obuf_set(&x->id, sk.id, sk.idlen);
+	x->nsh = sk.nshingles;
+	x->n = sk.n;
+	for (k = 0; k < x->n; k++) {
+		x->w[k] = 1;
+		x->count[k] = 0;
+	}
+	return 0;
+}
+
+/* A hash's weight below 1; -1 if the hash is not the sketch's or the weight is not one. */
+static int
+hopweight(struct hopdoc *x, uint64_t h, uint64_t count, uint64_t can,
+    const struct skj_totals *t, unsigned rarity)
+{
+	unsigned k = hashindex(x->h, x->n, h);
+
+	if (k == x->n || can == 0 || can > t->ndocs || count == 0 || count > t->ndocs)
+		return -1;
+	x->count[k] = count;
+	x->can[k] = can;
+	x->w[k] = (float)join_weight(rarity, count, t->ndocs, can);
+	return 0;
+}
+
+/* WEIGHTS of a sent sketch: HASH:COUNT:CAN, space apart. */
+static int
+hopweights(struct hopdoc *x, char *s, size_t n, const struct skj_totals *t, unsigned rarity)
+{
+	char *end = s + n, *p, *c1, *c2;
+	uint64_t h, count, can;
+
+	for (p = s; p < end; p = c2 + 1) {
+		if (!(c1 = memchr(p, ':', (size_t)(end - p))) ||
+		    !(c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1))))
+			return -1;
+		if (parsehash(p, (size_t)(c1 - p), &h) < 0 ||
+		    parsecount(c1 + 1, (size_t)(c2 - c1 - 1), &count) < 0)
+			return -1;
+		p = c2 + 1;
+		if (!(c2 = memchr(p, ' ', (size_t)(end - p))))
+			c2 = end;
+		if (parsecount(p, (size_t)(c2 - p), &can) < 0 ||
+		    hopweight(x, h, count, can, t, rarity) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The record sent with a pair: the sketch as read, and its weights below 1. */
+static void
+hoprecord(struct hopdoc *x)
+{
+	unsigned k, sep = 0;
+
+	x->recmade = 1;
+	obuf_set(&x->rec, x->sk.p, x->sk.n);
+	obuf_addc(&x->rec, '\t');
+	for (k = 0; k < x->n; k++) {
+		if (!x->count[k])
+			continue;
+		if (sep++)
+			obuf_addc(&x->rec, ' ');
+		addhash(&x->rec, x->h[k]);
+		obuf_addc(&x->rec, ':');
+		obuf_addu(&x->rec, x->count[k]);
+		obuf_addc(&x->rec, ':');
+		obuf_addu(&x->rec, x->can[k]);
+	}
+}
+
+static void
+sketchof(const struct hopdoc *x, struct join_sketch *s)
+{
+	s->h = x->h;
+	s->w = x->w;
+	s->n = x->n;
+	s->nsh = x->nsh;
+}
+
+int
+skj_hop(struct rdr *in, const struct skj_totals *t, const struct join_opt *opt,
+    unsigned n, const char *dir)
+{
+	struct out *sent = outsopen(dir, "hop", n), *pairs = outsopen(dir, "pairs", 0), *o;
+	struct hopdoc *x = ecalloc(2, sizeof *x), *a = &x[1];
+	struct join_sketch sa, sb;
+	char *line, *f[6], num[16];
+	size_t len[6], nf, sklen;
+	uint64_t d, other, h, count, can;
+	ptrdiff_t ln;
+	double sim;
+	int ret = 0;
+
+	if (!sent || !pairs)
+		exit(1);
+	x->have = 0;
+	x->d = UINT64_MAX;
+	while ((ln = rdr_line(in, &line)) >= 0) {
+		nf = fields(line, (size_t)ln, f, len, 3);
+		if (nf < 3 || parsedoc(f[0], len[0], &d) < 0 || len[1] != 1) {
+			ret |= bad(in, "bad record: skipped");
+			continue;
+		}
+		if (d != x->d) {
+			x->d = d;
+			x->have = 0;
+			x->lastpair = UINT64_MAX;
+		}
+		switch (*f[1]) {
+		case KSKETCH:
+			x->have = 0;
+			if (hopsketch(in, f[2], len[2], x) < 0) {
+				ret = 1;
+				continue;
+			}
+			x->have = 1;
+			x->recmade = 0;
+			obuf_set(&x->sk, f[2], len[2]);
+			continue;
+		case KWEIGHT:
+			if (!x->have)
+				break;
+			if (fields(f[2], len[2], f + 2, len + 2, 3) != 3 ||
+			    parsehash(f[2], len[2], &h) < 0 || parsecount(f[3], len[3], &count) < 0 ||
+			    parsecount(f[4], len[4], &can) < 0 ||
+			    hopweight(x, h, count, can, t, opt->rarity) < 0)
+				break;
+			continue;
+		case KPAIR:
+			if (!x->have || parsedoc(f[2], len[2], &other) < 0 || other <= d)
+				break;
+			if (other == x->lastpair)
+				continue;	/* the pair came from another shared hash too */
+			x->lastpair = other;
+			if (!x->recmade)
+				hoprecord(x);
+			o = &sent[other % n];
+			adddoc(&o->b, other);
+			obuf_add(&o->b, "\t3\t", 3);
+			adddoc(&o->b, d);
+			obuf_addc(&o->b, '\t');
+			obuf_add(&o->b, x->rec.p, x->rec.n);
+			obuf_addc(&o->b, '\n');
+			outflush(o, 0);
+			continue;
+		case KSENT:
+			if (!x->have || fields(f[2], len[2], f + 2, len + 2, 2) != 2 ||
+			    parsedoc(f[2], len[2], &other) < 0 || other >= d)
+				break;
+			/* ID<TAB>NSHINGLES<TAB>HASHES<TAB>WEIGHTS */
+			sklen = len[3];
+			while (sklen > 0 && f[3][sklen - 1] != '\t')
+				sklen--;
+			if (sklen == 0)
+				break;
+			f[3][sklen - 1] = '\0';
+			if (hopsketch(in, f[3], sklen - 1, a) < 0) {
+				ret = 1;
+				continue;
+			}
+			if (hopweights(a, f[3] + sklen, len[3] - sklen, t, opt->rarity) < 0)
+				break;
+			sketchof(a, &sa);
+			sketchof(x, &sb);
+			if (!join_verify(opt, t->size, &sa, &sb, &sim))
+				continue;
+			adddoc(&pairs->b, other);
+			obuf_addc(&pairs->b, '\t');
+			adddoc(&pairs->b, d);
+			obuf_addc(&pairs->b, '\t');
+			obuf_add(&pairs->b, a->id.p, a->id.n);
+			obuf_addc(&pairs->b, '\t');
+			obuf_add(&pairs->b, x->id.p, x->id.n);
+			snprintf(num, sizeof num, "\t%.4f\n", sim);
+			obuf_add(&pairs->b, num, strlen(num));
+			outflush(pairs, 0);
+			continue;
+		}
+		ret |= bad(in, "bad record: skipped");
+	}
+	for (nf = 0; nf < 2; nf++) {
+		free(x[nf].id.p);
+		free(x[nf].sk.p);
+		free(x[nf].rec.p);
+	}
+	free(x);
+	return ret | outsclose(sent, n) | outsclose(pairs, 0);
+}
+
+/* The IDs of the roots that have members, in document order, to name their clusters. */
+struct roots {
+	uint32_t *d;
+	size_t *off, n, cap, offcap;
+	struct obuf ids;
+};
+
+static const char *
+rootid(const struct roots *rt, uint32_t d, size_t *len)
+{
+	size_t lo = 0, hi = rt->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rt->d[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == rt->n || rt->d[lo] != d)
+		return NULL;
+	*len = (lo + 1 < rt->n ? rt->off[lo + 1] : rt->ids.n) - rt->off[lo];
+	return rt->ids.p + rt->off[lo];
+}
+
+int
+skj_clusters(struct rdr *pairs, struct rdr *in, const struct skj_totals *t, int unique,
+    FILE *fp)
+{
+	struct roots rt = { 0 };
+	struct obuf out = { 0 };
+	uint32_t *parent, root;
+	uint8_t *members;
+	uint64_t a, b, d, last = 0;
+	char *line, *f[3];
+	size_t len[3], rlen;
+	const char *rid;
+	ptrdiff_t n;
+	int ret = 0, any = 0;
+
+	parent = ereallocarray(NULL, t->limit ? t->limit : 1, sizeof *parent);
+	members = ecalloc(t->limit ? t->limit : 1, 1);
+	uf_init(parent, t->limit);
+	while ((n = rdr_line(pairs, &line)) >= 0) {
+		if (fields(line, (size_t)n, f, len, 3) != 3 || parsedoc(f[0], len[0], &a) < 0 ||
+		    parsedoc(f[1], len[1], &b) < 0 || a >= t->limit || b >= t->limit) {
+			ret |= bad(pairs, "bad pair record: skipped");
+			continue;
+		}
+		uf_unite(parent, (uint32_t)a, (uint32_t)b);
+	}
+	for (d = 0; d < t->limit; d++)
+		if ((root = uf_find(parent, (uint32_t)d)) != d)
+			members[root] = 1;
+	while ((n = rdr_line(in, &line)) >= 0) {
+		if (fields(line, (size_t)n, f, len, 2) != 2 || parsedoc(f[0], len[0], &d) < 0 ||
+		    d >= t->limit || (any && d <= last)) {
+			ret |= bad(in, "bad ID record: skipped");
+			continue;
+		}
+		any = 1;
+		last = d;
+		root = uf_find(parent, (uint32_t)d);
+		if (root == d && members[d]) {
+			egrow(&rt.d, &rt.cap, rt.n + 1, sizeof *rt.d);
+			egrow(&rt.off, &rt.offcap, rt.n + 1, sizeof *rt.off);
+			rt.d[rt.n] = (uint32_t)d;
+			rt.off[rt.n++] = rt.ids.n;
+			obuf_add(&rt.ids, f[1], len[1]);
+		}
+		if (unique && root != d)
+			continue;
+		obuf_add(&out, f[1], len[1]);
+		if (!unique) {
+			obuf_addc(&out, '\t');
+			if (root == d)
+				obuf_add(&out, f[1], len[1]);
+			else if ((rid = rootid(&rt, root, &rlen)))
+				obuf_add(&out, rid, rlen);
+		}
+		obuf_addc(&out, '\n');
+		if (out.n >= 1 << 16)
+			obuf_flush(&out, fp);
+	}
+	if (out.n)
+		obuf_flush(&out, fp);
+	free(out.p);
+	free(rt.d);
+	free(rt.off);
+	free(rt.ids.p);
+	free(parent);
+	free(members);
+	return ret;
+}

@@ -1,0 +1,76 @@
+/*
+ * skjoin.h: the join of simjoin(1) (join.h) split into map and reduce
+ * steps over sortable records (simrec(5), "Sharded join records"), so
+ * that shards on many machines give the pairs and clusters of one run.
+ *
+ * Documents are numbered as one run numbers them: the k-th sketch of
+ * shard i of n is document i + n k (docsplit -p i/n deals the walk that
+ * way). The steps, each a task whose memory depends on its shard:
+ *
+ *	map	one per shard: its sketches as documents, ids, and key
+ *		records HASH DOC PREFIX for every hash, partitioned by
+ *		the hash modulo n and sorted; the reaches of its cut
+ *		sketches, sorted; its totals.
+ *	totals	one: the totals of the maps summed.
+ *	keys	one per partition, on the merge of its key records and
+ *		of all reaches: the candidate pairs of each hash's run
+ *		(capped at JOIN_RUNMAX, as join_candidates caps them) and
+ *		the weights below 1 of each document holding a hash,
+ *		partitioned by document.
+ *	hop	one per document shard, twice: on the merge of its
+ *		documents, weights and pairs keyed by A, it sends A's
+ *		sketch to B; then, keyed by B, it verifies (join_verify).
+ *	clusters	one: union-find on the verified pairs.
+ *
+ * Every output file of a step is written whole or not at all (afile).
+ */
+#ifndef SKJOIN_H
+#define SKJOIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "join.h"
+#include "rdr.h"
+
+#define SKJ_MAXSHARDS	4096	/* files a step writes at once, one a shard */
+
+struct skj_totals {
+	uint64_t ndocs;		/* documents */
+	unsigned size;		/* hashes of a cut sketch; 0 if none is cut */
+	uint64_t limit;		/* the largest document number + 1 */
+};
+
+/* Map shard i of n: the sketch records of r; outputs in dir. Returns 0, or 1 after a diagnostic. */
+int skj_map(struct rdr *r, unsigned i, unsigned n, unsigned minsize, const char *dir);
+
+/* Sum the totals records of r into *t. Returns 0, or 1 after a diagnostic. */
+int skj_sum(struct rdr *r, struct skj_totals *t);
+/* Read the totals record at path. Returns 0, or 1 after a diagnostic. */
+int skj_loadtotals(const char *path, struct skj_totals *t);
+void skj_puttotals(const struct skj_totals *t, FILE *fp);
+
+/*
+ * Reduce the merged key records of one partition (in), with the merged
+ * reaches of all maps: candidate pairs and weights to dir, as pairs.Q and
+ * weights.Q, Q the document's shard of n.
+ */
+int skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned rarity,
+    unsigned n, const char *dir);
+
+/*
+ * One hop on the merged records of a document shard (documents, weights,
+ * pairs, sketches sent): sketches sent on to dir/hop.Q, verified pairs to
+ * dir/pairs.
+ */
+int skj_hop(struct rdr *in, const struct skj_totals *t, const struct join_opt *opt,
+    unsigned n, const char *dir);
+
+/*
+ * The clusters of the verified pairs read from pairs, over the ID records
+ * of in (in document order): as join_clusters gives them, to out.
+ */
+int skj_clusters(struct rdr *pairs, struct rdr *in, const struct skj_totals *t, int unique,
+    FILE *out);
+
+#endif
