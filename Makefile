@@ -72,7 +72,7 @@ endif
 # lint: the bats files hold no assertion that cannot fail (tests/lint-tests),
 # the man pages are clean for mandoc, and the shell scripts for shellcheck
 # (as POSIX sh, warnings and errors).
-SHSCRIPTS = $(SCRIPTS:%=pipelines/%) pipelines/pipeline.sh demo/neardup.sh tests/run tests/lint-tests \
+SHSCRIPTS = $(SCRIPTS:%=pipelines/%) pipelines/ndshard pipelines/pipeline.sh demo/neardup.sh tests/run tests/lint-tests \
 	tests/valgrind fuzz/run
 lint:
 	@sh tests/lint-tests && echo "tests/lint-tests: clean"
@@ -157,7 +157,7 @@ install: $(BINS)
 		sed "s|^pipelib=''|pipelib='$(DATADIR)/pipeline.sh'|" pipelines/$$s \
 			>$(DESTDIR)$(BINDIR)/$$s && chmod 755 $(DESTDIR)$(BINDIR)/$$s || exit 1; \
 	done
-	cp $(SCRIPTS:%=pipelines/%.mk) pipelines/pipeline.sh $(DESTDIR)$(DATADIR)/
+	cp $(SCRIPTS:%=pipelines/%.mk) pipelines/pipeline.sh pipelines/ndshard $(DESTDIR)$(DATADIR)/
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
