@@ -12,12 +12,12 @@
 #include "util.h"
 
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
-static int step;		/* M, S, K, V, g, u */
-static unsigned shard, nshards;	/* -M i/n, -K n, -V n */
+static int step;		/* M, S, K, A, B, g, u */
+static unsigned shard, nshards;	/* -M i/n, -K n, -A n */
 static const char *dir = ".";	/* -o */
 static const char *reach;	/* -r */
 static const char *totals;	/* -T */
-static const char *pairs;	/* -p */
+static const char *pairs;	/* -p: the pairs (-g, -u) or the sketches sent (-B) */
 
 static double
 fraction(const char *s, const char *what)
@@ -43,7 +43,7 @@ shardof(const char *s)
 }
 
 static const char synopsis[] =
-    "-M i/n | -S | -K n | -V n | -g | -u [-c containment] [-d rarity] [-m minsize] "
+    "-M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] [-m minsize] "
     "[-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] [file]";
 
 static _Noreturn void
@@ -68,10 +68,10 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "skjoin";
-	while ((c = getopt(argc, argv, "K:M:ST:V:c:d:ghm:o:p:r:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "A:BK:M:ST:c:d:ghm:o:p:r:t:u")) != -1) {
 		switch (c) {
+		case 'A':
 		case 'K':
-		case 'V':
 			setstep(c);
 			nshards = (unsigned)estrtonum(optarg, 1, SKJ_MAXSHARDS, "shards");
 			break;
@@ -79,6 +79,7 @@ main(int argc, char *argv[])
 			setstep(c);
 			shardof(optarg);
 			break;
+		case 'B':
 		case 'S':
 		case 'g':
 		case 'u':
@@ -118,9 +119,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (!step || argc > 1)
 		usage();
-	if ((step == 'K' || step == 'V' || step == 'g' || step == 'u') && !totals)
+	if (step != 'M' && step != 'S' && !totals)
 		usage();
-	if ((step == 'K' && !reach) || ((step == 'g' || step == 'u') && !pairs))
+	if ((step == 'K' && !reach) || (strchr("Bgu", step) && !pairs))
 		usage();
 
 	setupstdout();
@@ -141,8 +142,13 @@ main(int argc, char *argv[])
 			return 1;
 		ret = skj_keys(&in, &r, &t, opt.rarity, nshards, dir) | rdr_close(&r);
 		break;
-	case 'V':
-		ret = skj_hop(&in, &t, &opt, nshards, dir);
+	case 'A':
+		ret = skj_send(&in, &t, nshards, dir);
+		break;
+	case 'B':
+		if (rdr_open(&p, pairs) < 0)
+			return 1;
+		ret = skj_verify(&in, &p, &t, &opt, stdout) | rdr_close(&p);
 		break;
 	default:
 		if (rdr_open(&p, pairs) < 0)

@@ -18,7 +18,7 @@
 #define HASHW	16	/* hexadecimal digits of a hash */
 #define SPILL	(1 << 20)	/* holders of a hash kept in memory; more go to a file */
 
-enum { KSKETCH = '0', KWEIGHT = '1', KPAIR = '2', KSENT = '3' };
+enum { KSKETCH = '0', KWEIGHT = '1', KPAIR = '2' };
 
 /* An output file of a step: whole or not at all, its records built in b. */
 struct out {
@@ -503,21 +503,19 @@ skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned
 }
 
 /*
- * The document a hop holds: its sketch, and for the hashes that weigh
- * less than 1 their count and reach (the weight record), sent on with it.
+ * The document the send step holds: its sketch, and for the hashes that
+ * weigh less than 1 their count and reach (the weight records).
  */
-struct hopdoc {
+struct senddoc {
 	uint64_t d;
 	int have;
-	struct obuf id;
-	uint64_t nsh;
 	unsigned n;
 	uint64_t h[SK_MAXSIZE], count[SK_MAXSIZE], can[SK_MAXSIZE];
-	float w[SK_MAXSIZE];
 	struct obuf sk;		/* ID<TAB>NSHINGLES<TAB>HASHES as read */
-	struct obuf rec;	/* sent: sk<TAB>WEIGHTS, made at the first pair */
+	struct obuf rec;	/* sent: sk<TAB>WEIGHTS<TAB>, made at the first pair */
 	int recmade;
 	uint64_t lastpair;
+	unsigned *open;		/* by shard: 1 if its record of d is open */
 };
 
 /* The index of hash h in sorted v[0..n), or n. */
@@ -536,67 +534,26 @@ hashindex(const uint64_t *v, unsigned n, uint64_t h)
 	return lo < n && v[lo] == h ? lo : n;
 }
 
-/* Parse ID<TAB>NSHINGLES<TAB>HASHES into x; all weigh 1. Returns 0 or -1. */
+/* A weight record's HASH<TAB>COUNT<TAB>CAN: checked, *k the hash's index in h[0..n). */
 static int
-hopsketch(struct rdr *r, char *s, size_t n, struct hopdoc *x)
+weightrec(char *s, size_t n, const uint64_t *h, unsigned nh, const struct skj_totals *t,
+    unsigned *k, uint64_t *count, uint64_t *can)
 {
-	struct sketch sk;
-	unsigned k;
+	char *f[3];
+	size_t len[3];
+	uint64_t hash;
 
-	if (sketch_parse(r, s, n, &sk, x->h) < 0)
+	if (fields(s, n, f, len, 3) != 3 || parsehash(f[0], len[0], &hash) < 0 ||
+	    parsecount(f[1], len[1], count) < 0 || parsecount(f[2], len[2], can) < 0)
 		return -1;
-	obuf_set(&x->id, sk.id, sk.idlen);
-	x->nsh = sk.nshingles;
-	x->n = sk.n;
-	for (k = 0; k < x->n; k++) {
-		x->w[k] = 1;
-		x->count[k] = 0;
-	}
-	return 0;
-}
-
-/* A hash's weight below 1; -1 if the hash is not the sketch's or the weight is not one. */
-static int
-hopweight(struct hopdoc *x, uint64_t h, uint64_t count, uint64_t can,
-    const struct skj_totals *t, unsigned rarity)
-{
-	unsigned k = hashindex(x->h, x->n, h);
-
-	if (k == x->n || can == 0 || can > t->ndocs || count == 0 || count > t->ndocs)
+	if (*can == 0 || *can > t->ndocs || *count == 0 || *count > t->ndocs)
 		return -1;
-	x->count[k] = count;
-	x->can[k] = can;
-	x->w[k] = (float)join_weight(rarity, count, t->ndocs, can);
-	return 0;
+	return (*k = hashindex(h, nh, hash)) < nh ? 0 : -1;
 }
 
-/* WEIGHTS of a sent sketch: HASH:COUNT:CAN, space apart. */
-static int
-hopweights(struct hopdoc *x, char *s, size_t n, const struct skj_totals *t, unsigned rarity)
-{
-	char *end = s + n, *p, *c1, *c2;
-	uint64_t h, count, can;
-
-	for (p = s; p < end; p = c2 + 1) {
-		if (!(c1 = memchr(p, ':', (size_t)(end - p))) ||
-		    !(c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1))))
-			return -1;
-		if (parsehash(p, (size_t)(c1 - p), &h) < 0 ||
-		    parsecount(c1 + 1, (size_t)(c2 - c1 - 1), &count) < 0)
-			return -1;
-		p = c2 + 1;
-		if (!(c2 = memchr(p, ' ', (size_t)(end - p))))
-			c2 = end;
-		if (parsecount(p, (size_t)(c2 - p), &can) < 0 ||
-		    hopweight(x, h, count, can, t, rarity) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The record sent with a pair: the sketch as read, and its weights below 1. */
+/* The record sent with the pairs: the sketch as read, its weights below 1 as HASH:COUNT:CAN. */
 static void
-hoprecord(struct hopdoc *x)
+sendrecord(struct senddoc *x)
 {
 	unsigned k, sep = 0;
 
@@ -614,42 +571,49 @@ hoprecord(struct hopdoc *x)
 		obuf_addc(&x->rec, ':');
 		obuf_addu(&x->rec, x->can[k]);
 	}
+	obuf_addc(&x->rec, '\t');
 }
 
+/* The records of document x->d are complete: end them. */
 static void
-sketchof(const struct hopdoc *x, struct join_sketch *s)
+sendend(struct senddoc *x, struct out *sent, unsigned n)
 {
-	s->h = x->h;
-	s->w = x->w;
-	s->n = x->n;
-	s->nsh = x->nsh;
+	unsigned q;
+
+	for (q = 0; q < n; q++) {
+		if (!x->open[q])
+			continue;
+		obuf_addc(&sent[q].b, '\n');
+		outflush(&sent[q], 0);
+		x->open[q] = 0;
+	}
 }
 
 int
-skj_hop(struct rdr *in, const struct skj_totals *t, const struct join_opt *opt,
-    unsigned n, const char *dir)
+skj_send(struct rdr *in, const struct skj_totals *t, unsigned n, const char *dir)
 {
-	struct out *sent = outsopen(dir, "hop", n), *pairs = outsopen(dir, "pairs", 0), *o;
-	struct hopdoc *x = ecalloc(2, sizeof *x), *a = &x[1];
-	struct join_sketch sa, sb;
-	char *line, *f[6], num[16];
-	size_t len[6], nf, sklen;
-	uint64_t d, other, h, count, can;
+	struct out *sent = outsopen(dir, "sent", n), *o;
+	struct senddoc *x = ecalloc(1, sizeof *x);
+	struct sketch sk;
+	uint64_t d, other, count, can;
+	char *line, *f[3];
+	size_t len[3];
+	unsigned k, q;
 	ptrdiff_t ln;
-	double sim;
 	int ret = 0;
 
-	if (!sent || !pairs)
+	if (!sent)
 		exit(1);
-	x->have = 0;
+	x->open = ecalloc(n, sizeof *x->open);
 	x->d = UINT64_MAX;
 	while ((ln = rdr_line(in, &line)) >= 0) {
-		nf = fields(line, (size_t)ln, f, len, 3);
-		if (nf < 3 || parsedoc(f[0], len[0], &d) < 0 || len[1] != 1) {
+		if (fields(line, (size_t)ln, f, len, 3) < 3 || parsedoc(f[0], len[0], &d) < 0 ||
+		    len[1] != 1) {
 			ret |= bad(in, "bad record: skipped");
 			continue;
 		}
 		if (d != x->d) {
+			sendend(x, sent, n);
 			x->d = d;
 			x->have = 0;
 			x->lastpair = UINT64_MAX;
@@ -657,22 +621,21 @@ skj_hop(struct rdr *in, const struct skj_totals *t, const struct join_opt *opt,
 		switch (*f[1]) {
 		case KSKETCH:
 			x->have = 0;
-			if (hopsketch(in, f[2], len[2], x) < 0) {
+			obuf_set(&x->sk, f[2], len[2]);
+			if (sketch_parse(in, f[2], len[2], &sk, x->h) < 0) {
 				ret = 1;
 				continue;
 			}
 			x->have = 1;
+			x->n = sk.n;
+			memset(x->count, 0, sizeof x->count);
 			x->recmade = 0;
-			obuf_set(&x->sk, f[2], len[2]);
 			continue;
 		case KWEIGHT:
-			if (!x->have)
+			if (!x->have || weightrec(f[2], len[2], x->h, x->n, t, &k, &count, &can) < 0)
 				break;
-			if (fields(f[2], len[2], f + 2, len + 2, 3) != 3 ||
-			    parsehash(f[2], len[2], &h) < 0 || parsecount(f[3], len[3], &count) < 0 ||
-			    parsecount(f[4], len[4], &can) < 0 ||
-			    hopweight(x, h, count, can, t, opt->rarity) < 0)
-				break;
+			x->count[k] = count;
+			x->can[k] = can;
 			continue;
 		case KPAIR:
 			if (!x->have || parsedoc(f[2], len[2], &other) < 0 || other <= d)
@@ -681,58 +644,224 @@ skj_hop(struct rdr *in, const struct skj_totals *t, const struct join_opt *opt,
 				continue;	/* the pair came from another shared hash too */
 			x->lastpair = other;
 			if (!x->recmade)
-				hoprecord(x);
-			o = &sent[other % n];
-			adddoc(&o->b, other);
-			obuf_add(&o->b, "\t3\t", 3);
-			adddoc(&o->b, d);
-			obuf_addc(&o->b, '\t');
-			obuf_add(&o->b, x->rec.p, x->rec.n);
-			obuf_addc(&o->b, '\n');
-			outflush(o, 0);
-			continue;
-		case KSENT:
-			if (!x->have || fields(f[2], len[2], f + 2, len + 2, 2) != 2 ||
-			    parsedoc(f[2], len[2], &other) < 0 || other >= d)
-				break;
-			/* ID<TAB>NSHINGLES<TAB>HASHES<TAB>WEIGHTS */
-			sklen = len[3];
-			while (sklen > 0 && f[3][sklen - 1] != '\t')
-				sklen--;
-			if (sklen == 0)
-				break;
-			f[3][sklen - 1] = '\0';
-			if (hopsketch(in, f[3], sklen - 1, a) < 0) {
-				ret = 1;
-				continue;
+				sendrecord(x);
+			q = (unsigned)(other % n);
+			o = &sent[q];
+			if (!x->open[q]) {
+				adddoc(&o->b, d);
+				obuf_addc(&o->b, '\t');
+				obuf_add(&o->b, x->rec.p, x->rec.n);
+				x->open[q] = 1;
+			} else {
+				obuf_addc(&o->b, ' ');
 			}
-			if (hopweights(a, f[3] + sklen, len[3] - sklen, t, opt->rarity) < 0)
-				break;
-			sketchof(a, &sa);
-			sketchof(x, &sb);
-			if (!join_verify(opt, t->size, &sa, &sb, &sim))
-				continue;
-			adddoc(&pairs->b, other);
-			obuf_addc(&pairs->b, '\t');
-			adddoc(&pairs->b, d);
-			obuf_addc(&pairs->b, '\t');
-			obuf_add(&pairs->b, a->id.p, a->id.n);
-			obuf_addc(&pairs->b, '\t');
-			obuf_add(&pairs->b, x->id.p, x->id.n);
-			snprintf(num, sizeof num, "\t%.4f\n", sim);
-			obuf_add(&pairs->b, num, strlen(num));
-			outflush(pairs, 0);
+			adddoc(&o->b, other);
+			outflush(o, 0);
 			continue;
 		}
 		ret |= bad(in, "bad record: skipped");
 	}
-	for (nf = 0; nf < 2; nf++) {
-		free(x[nf].id.p);
-		free(x[nf].sk.p);
-		free(x[nf].rec.p);
-	}
+	sendend(x, sent, n);
+	free(x->sk.p);
+	free(x->rec.p);
+	free(x->open);
 	free(x);
-	return ret | outsclose(sent, n) | outsclose(pairs, 0);
+	return ret | outsclose(sent, n);
+}
+
+/* The documents of one shard, in memory, with their weights, in document order. */
+struct shard {
+	uint32_t *d;
+	uint64_t *nsh, *hv;
+	float *wv;
+	size_t *hoff, *idoff;
+	unsigned *hn;
+	size_t n, cap, nhv, hvcap, wvcap;
+	struct obuf ids;
+};
+
+static int
+shardload(struct shard *s, struct rdr *in, const struct skj_totals *t, unsigned rarity)
+{
+	struct sketch sk;
+	uint64_t h[SK_MAXSIZE], d, count, can;
+	char *line, *f[3];
+	size_t len[3], last;
+	unsigned k;
+	ptrdiff_t ln;
+	int ret = 0;
+
+	while ((ln = rdr_line(in, &line)) >= 0) {
+		if (fields(line, (size_t)ln, f, len, 3) < 3 || parsedoc(f[0], len[0], &d) < 0 ||
+		    len[1] != 1 || (*f[1] != KSKETCH && *f[1] != KWEIGHT)) {
+			ret |= bad(in, "bad record: skipped");
+			continue;
+		}
+		last = s->n - 1;
+		if (*f[1] == KWEIGHT) {
+			if (s->n == 0 || s->d[last] != d ||
+			    weightrec(f[2], len[2], s->hv + s->hoff[last], s->hn[last], t, &k,
+			    &count, &can) < 0) {
+				ret |= bad(in, "bad weight record: skipped");
+				continue;
+			}
+			s->wv[s->hoff[last] + k] = (float)join_weight(rarity, count, t->ndocs, can);
+			continue;
+		}
+		if (s->n > 0 && d <= s->d[last]) {
+			ret |= bad(in, "documents out of order: skipped");
+			continue;
+		}
+		if (sketch_parse(in, f[2], len[2], &sk, h) < 0) {
+			ret = 1;
+			continue;
+		}
+		if (s->n == s->cap) {
+			size_t cap = s->cap;
+
+			egrow(&s->d, &cap, s->n + 1, sizeof *s->d);
+			cap = s->cap;
+			egrow(&s->nsh, &cap, s->n + 1, sizeof *s->nsh);
+			cap = s->cap;
+			egrow(&s->hoff, &cap, s->n + 1, sizeof *s->hoff);
+			cap = s->cap;
+			egrow(&s->idoff, &cap, s->n + 1, sizeof *s->idoff);
+			egrow(&s->hn, &s->cap, s->n + 1, sizeof *s->hn);
+		}
+		s->d[s->n] = (uint32_t)d;
+		s->nsh[s->n] = sk.nshingles;
+		s->hn[s->n] = sk.n;
+		s->hoff[s->n] = s->nhv;
+		s->idoff[s->n] = s->ids.n;
+		obuf_add(&s->ids, sk.id, sk.idlen);
+		egrow(&s->hv, &s->hvcap, s->nhv + sk.n + 1, sizeof *s->hv);
+		egrow(&s->wv, &s->wvcap, s->nhv + sk.n + 1, sizeof *s->wv);
+		memcpy(s->hv + s->nhv, sk.h, sk.n * sizeof *s->hv);
+		for (k = 0; k < sk.n; k++)
+			s->wv[s->nhv + k] = 1;
+		s->nhv += sk.n;
+		s->n++;
+	}
+	return ret;
+}
+
+/* The index of document d in s, or s->n. */
+static size_t
+shardfind(const struct shard *s, uint64_t d)
+{
+	size_t lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->d[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->d[lo] == d ? lo : s->n;
+}
+
+int
+skj_verify(struct rdr *in, struct rdr *sent, const struct skj_totals *t,
+    const struct join_opt *opt, FILE *fp)
+{
+	struct shard s = { 0 };
+	struct obuf out = { 0 };
+	struct sketch sk;
+	struct join_sketch sa, sb;
+	uint64_t ha[SK_MAXSIZE], a, b, count, can;
+	float wa[SK_MAXSIZE];
+	char *line, *p, *end, *sp, num[16];
+	size_t x, idlen;
+	unsigned k;
+	ptrdiff_t ln;
+	double sim;
+	int ret;
+
+	ret = shardload(&s, in, t, opt->rarity);
+	while ((ln = rdr_line(sent, &line)) >= 0) {
+		/* A<TAB>ID<TAB>NSHINGLES<TAB>HASHES<TAB>WEIGHTS<TAB>PARTNERS */
+		end = line + ln;
+		for (p = end; p > line && p[-1] != '\t'; p--)
+			;
+		for (sp = p - 1; sp > line && sp[-1] != '\t'; sp--)
+			;
+		if (p - line < DOCW + 2 || sp <= line || parsedoc(line, DOCW, &a) < 0 ||
+		    line[DOCW] != '\t') {
+			ret |= bad(sent, "bad sent record: skipped");
+			continue;
+		}
+		sp[-1] = '\0';
+		if (sketch_parse(sent, line + DOCW + 1, (size_t)(sp - 1 - line - DOCW - 1), &sk,
+		    ha) < 0) {
+			ret = 1;
+			continue;
+		}
+		idlen = sk.idlen;
+		for (k = 0; k < sk.n; k++)
+			wa[k] = 1;
+		/* the weights, HASH:COUNT:CAN space apart */
+		for (; sp < p - 1; sp++) {
+			char *c = sp;
+
+			while (c < p - 1 && *c != ' ')
+				c++;
+			*c = '\0';
+			for (x = 0; sp + x < c; x++)
+				if (sp[x] == ':')
+					sp[x] = '\t';
+			if (weightrec(sp, (size_t)(c - sp), ha, sk.n, t, &k, &count, &can) < 0)
+				break;
+			wa[k] = (float)join_weight(opt->rarity, count, t->ndocs, can);
+			sp = c;
+		}
+		if (sp < p - 1) {
+			ret |= bad(sent, "bad weights in a sent record: skipped");
+			continue;
+		}
+		sa.h = ha;
+		sa.w = wa;
+		sa.n = sk.n;
+		sa.nsh = sk.nshingles;
+		for (; p < end; p += DOCW + 1) {
+			if (end - p < DOCW || parsedoc(p, DOCW, &b) < 0 ||
+			    (p + DOCW < end && p[DOCW] != ' ') || b <= a ||
+			    (x = shardfind(&s, b)) == s.n) {
+				ret |= bad(sent, "bad partner in a sent record: skipped");
+				break;
+			}
+			sb.h = s.hv + s.hoff[x];
+			sb.w = s.wv + s.hoff[x];
+			sb.n = s.hn[x];
+			sb.nsh = s.nsh[x];
+			if (!join_verify(opt, t->size, &sa, &sb, &sim))
+				continue;
+			adddoc(&out, a);
+			obuf_addc(&out, '\t');
+			adddoc(&out, b);
+			obuf_addc(&out, '\t');
+			obuf_add(&out, sk.id, idlen);
+			obuf_addc(&out, '\t');
+			obuf_add(&out, s.ids.p + s.idoff[x],
+			    (x + 1 < s.n ? s.idoff[x + 1] : s.ids.n) - s.idoff[x]);
+			snprintf(num, sizeof num, "\t%.4f\n", sim);
+			obuf_add(&out, num, strlen(num));
+			if (out.n >= 1 << 16)
+				obuf_flush(&out, fp);
+		}
+	}
+	if (out.n)
+		obuf_flush(&out, fp);
+	free(out.p);
+	free(s.d);
+	free(s.nsh);
+	free(s.hv);
+	free(s.wv);
+	free(s.hoff);
+	free(s.idoff);
+	free(s.hn);
+	free(s.ids.p);
+	return ret;
 }
 
 /* The IDs of the roots that have members, in document order, to name their clusters. */

@@ -17,9 +17,11 @@
  *		(capped at JOIN_RUNMAX, as join_candidates caps them) and
  *		the weights below 1 of each document holding a hash,
  *		partitioned by document.
- *	hop	one per document shard, twice: on the merge of its
- *		documents, weights and pairs keyed by A, it sends A's
- *		sketch to B; then, keyed by B, it verifies (join_verify).
+ *	send	one per document shard, on the merge of its documents,
+ *		weights and pairs keyed by A: A's sketch and weights to
+ *		each shard of its partners B, once, with their list.
+ *	verify	one per document shard: its documents held, the sketches
+ *		sent to it verified against them (join_verify).
  *	clusters	one: union-find on the verified pairs.
  *
  * Every output file of a step is written whole or not at all (afile).
@@ -59,12 +61,19 @@ int skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsi
     unsigned n, const char *dir);
 
 /*
- * One hop on the merged records of a document shard (documents, weights,
- * pairs, sketches sent): sketches sent on to dir/hop.Q, verified pairs to
- * dir/pairs.
+ * Send: on the merged records of a document shard (documents, weights,
+ * candidate pairs keyed by A), each A's sketch and weights, once to each
+ * shard of its partners B, with the list of them: dir/sent.Q.
  */
-int skj_hop(struct rdr *in, const struct skj_totals *t, const struct join_opt *opt,
-    unsigned n, const char *dir);
+int skj_send(struct rdr *in, const struct skj_totals *t, unsigned n, const char *dir);
+
+/*
+ * Verify: the documents and weights of one shard read from in, held in
+ * memory; then the sketches sent to it, merged, from sent: the pairs
+ * reported, to fp, by A then B.
+ */
+int skj_verify(struct rdr *in, struct rdr *sent, const struct skj_totals *t,
+    const struct join_opt *opt, FILE *fp);
 
 /*
  * The clusters of the verified pairs read from pairs, over the ID records
