@@ -30,7 +30,7 @@ DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs fif
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
 	man/paireval.1 man/parsplit.1 man/parjoin.1 man/sketch.1 man/simjoin.1 \
-	man/neardup.1 man/ndstate.1
+	man/neardup.1 man/ndstate.1 man/skjoin.1
 MAN5 = man/simrec.5 man/hixfile.5
 MAN7 = man/simtool.7
 
