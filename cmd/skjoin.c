@@ -12,8 +12,11 @@
 #include "util.h"
 
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
-static int step;		/* M, S, K, A, B, g, u */
-static unsigned shard, nshards;	/* -M i/n, -K n, -A n */
+static int step;		/* D, R, M, S, K, A, B, g, u */
+static unsigned shard, nshards;	/* -D i/n, -M i/n, -R n, -K n, -A n */
+static uint64_t key[2];		/* -k */
+static int kflag;
+static const char *repeats;	/* -x */
 static const char *dir = ".";	/* -o */
 static const char *reach;	/* -r */
 static const char *totals;	/* -T */
@@ -25,7 +28,7 @@ fraction(const char *s, const char *what)
 	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
 }
 
-/* -M i/n */
+/* -D i/n, -M i/n */
 static void
 shardof(const char *s)
 {
@@ -42,9 +45,26 @@ shardof(const char *s)
 		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n, i below n)", s);
 }
 
+/* -k: 32 hexadecimal digits */
+static void
+keyof(const char *s)
+{
+	int i, v;
+
+	if (strlen(s) != 32)
+		enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", s);
+	for (i = 0; i < 32; i++) {
+		if ((v = hexval((unsigned char)s[i])) < 0)
+			enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", s);
+		key[i / 16] = key[i / 16] << 4 | (unsigned)v;
+	}
+	kflag = 1;
+}
+
 static const char synopsis[] =
-    "-M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] [-m minsize] "
-    "[-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] [file]";
+    "-D i/n | -R n | -M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] "
+    "[-k key] [-m minsize] [-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] "
+    "[-x repeats] [file]";
 
 static _Noreturn void
 usage(void)
@@ -68,13 +88,15 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "skjoin";
-	while ((c = getopt(argc, argv, "A:BK:M:ST:c:d:ghm:o:p:r:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "A:BD:K:M:R:ST:c:d:ghk:m:o:p:r:t:ux:")) != -1) {
 		switch (c) {
 		case 'A':
 		case 'K':
+		case 'R':
 			setstep(c);
 			nshards = (unsigned)estrtonum(optarg, 1, SKJ_MAXSHARDS, "shards");
 			break;
+		case 'D':
 		case 'M':
 			setstep(c);
 			shardof(optarg);
@@ -96,6 +118,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			return help(synopsis);
+		case 'k':
+			keyof(optarg);
+			break;
 		case 'm':
 			opt.minsize = (unsigned)estrtonum(optarg, 0, UINT_MAX, "minimum size");
 			break;
@@ -111,6 +136,9 @@ main(int argc, char *argv[])
 		case 't':
 			opt.thresh = fraction(optarg, "threshold");
 			break;
+		case 'x':
+			repeats = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -119,7 +147,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (!step || argc > 1)
 		usage();
-	if (step != 'M' && step != 'S' && !totals)
+	if (!strchr("DRMS", step) && !totals)
+		usage();
+	if (step == 'D' && !kflag)
 		usage();
 	if ((step == 'K' && !reach) || (strchr("Bgu", step) && !pairs))
 		usage();
@@ -130,8 +160,18 @@ main(int argc, char *argv[])
 	if (rdr_open(&in, argc ? argv[0] : "-") < 0)
 		return 1;
 	switch (step) {
+	case 'D':
+		ret = skj_digest(&in, shard, nshards, key, dir);
+		break;
+	case 'R':
+		ret = skj_dedup(&in, nshards, dir);
+		break;
 	case 'M':
-		ret = skj_map(&in, shard, nshards, opt.minsize, dir);
+		if (repeats && rdr_open(&r, repeats) < 0)
+			return 1;
+		ret = skj_map(&in, repeats ? &r : NULL, shard, nshards, opt.minsize, dir);
+		if (repeats)
+			ret |= rdr_close(&r);
 		break;
 	case 'S':
 		ret = skj_sum(&in, &t);

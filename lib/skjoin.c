@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "radix.h"
+#include "siphash.h"
 #include "sketch.h"
 #include "skjoin.h"
 #include "uf.h"
@@ -181,10 +182,14 @@ bad(struct rdr *r, const char *what)
 	return 1;
 }
 
-/* A key record of the map: a hash, its document, and whether it makes candidates. */
+/*
+ * A key record of the map: a hash, its document, and its flags: 1 if it
+ * makes candidates, 2 if the sketch is a repeat (identical to one before
+ * it, and not counted for the weights).
+ */
 struct key {
 	uint64_t h;
-	uint32_t d, prefix;
+	uint32_t d, flags;
 };
 
 static int
@@ -202,19 +207,186 @@ struct keys {
 	size_t n, cap;
 };
 
-int
-skj_map(struct rdr *r, unsigned i, unsigned n, unsigned minsize, const char *dir)
-{
-	struct out *keys, *docs, *ids, *reach, *tot;
-	struct keys *part;
+/* The sketches of shard i of n, numbered as one run numbers them. */
+struct shardrd {
+	struct rdr *r;
+	unsigned i, n;
+	uint64_t k;		/* documents read */
+	unsigned size;		/* of the cut sketches */
 	struct sketch s;
-	struct skj_totals t = { 0, 0, 0 };
-	uint64_t h[SK_MAXSIZE], *rv = NULL, d;
-	size_t rn = 0, rcap = 0, k, m;
-	unsigned npre, q;
+	uint64_t h[SK_MAXSIZE];
+	char *line;
+	size_t len;
+	int ret;
+};
+
+/* The next document: 1, its number in *d; 0 at the end. */
+static int
+nextdoc(struct shardrd *sr, uint64_t *d)
+{
+	ptrdiff_t len;
+
+	while ((len = rdr_line(sr->r, &sr->line)) >= 0) {
+		if (sketch_parse(sr->r, sr->line, (size_t)len, &sr->s, sr->h) < 0) {
+			sr->ret = 1;
+			continue;
+		}
+		if (sr->s.n < sr->s.nshingles) {
+			if (sr->size && sr->s.n != sr->size) {
+				sr->ret |= bad(sr->r, "a cut sketch of another size: skipped");
+				continue;
+			}
+			sr->size = sr->s.n;
+		}
+		*d = sr->i + (uint64_t)sr->n * sr->k++;
+		if (*d >= UINT32_MAX - 1)
+			eprintf("%s:%ju: too many documents", sr->r->name, sr->r->lineno);
+		sr->len = (size_t)len;
+		return 1;
+	}
+	return 0;
+}
+
+/* A digest of a sketch, its shingles and hashes, under the run's key. */
+static void
+digest(const uint64_t key[2], const struct sketch *s, uint64_t out[2])
+{
+	unsigned char b[8 * (SK_MAXSIZE + 1)];
+	unsigned k, x;
+
+	for (k = 0; k <= s->n; k++)
+		for (x = 0; x < 8; x++)
+			b[8 * k + x] = (unsigned char)((k ? s->h[k - 1] : s->nshingles) >> 8 * x);
+	siphash24_128(key[0], key[1], b, 8 * ((size_t)s->n + 1), out);
+}
+
+struct digrec {
+	uint64_t v[2];
+	uint32_t d;
+};
+
+static int
+cmpdig(const void *a, const void *b)
+{
+	const struct digrec *x = a, *y = b;
+
+	if (x->v[0] != y->v[0])
+		return x->v[0] < y->v[0] ? -1 : 1;
+	if (x->v[1] != y->v[1])
+		return x->v[1] < y->v[1] ? -1 : 1;
+	return (x->d > y->d) - (x->d < y->d);
+}
+
+int
+skj_digest(struct rdr *r, unsigned i, unsigned n, const uint64_t key[2], const char *dir)
+{
+	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
+	struct out *out = outsopen(dir, "digests", n), *o;
+	struct digrec *v = NULL;
+	size_t nv = 0, cap = 0, m;
+	uint64_t d;
+
+	if (!out)
+		exit(1);
+	while (nextdoc(&sr, &d)) {
+		egrow(&v, &cap, nv + 1, sizeof *v);
+		digest(key, &sr.s, v[nv].v);
+		v[nv++].d = (uint32_t)d;
+	}
+	if (nv)
+		qsort(v, nv, sizeof *v, cmpdig);
+	for (m = 0; m < nv; m++) {
+		o = &out[v[m].v[0] % n];
+		addhash(&o->b, v[m].v[0]);
+		addhash(&o->b, v[m].v[1]);
+		obuf_addc(&o->b, '\t');
+		adddoc(&o->b, v[m].d);
+		obuf_addc(&o->b, '\n');
+		outflush(o, 0);
+	}
+	free(v);
+	return sr.ret | outsclose(out, n);
+}
+
+int
+skj_dedup(struct rdr *in, unsigned n, const char *dir)
+{
+	struct out *out = outsopen(dir, "repeats", n), *o;
+	char *line, last[2 * HASHW];
+	uint64_t d, prev = 0;
+	ptrdiff_t len;
+	int ret = 0, any = 0;
+
+	if (!out)
+		exit(1);
+	while ((len = rdr_line(in, &line)) >= 0) {
+		uint64_t x;
+
+		if (len != 2 * HASHW + 1 + DOCW || line[2 * HASHW] != '\t' ||
+		    parsehash(line, HASHW, &x) < 0 || parsehash(line + HASHW, HASHW, &x) < 0 ||
+		    parsedoc(line + 2 * HASHW + 1, DOCW, &d) < 0) {
+			ret |= bad(in, "bad digest record: skipped");
+			continue;
+		}
+		if (any && memcmp(line, last, 2 * HASHW) == 0) {
+			if (d <= prev) {
+				ret |= bad(in, "digest records out of order: skipped");
+				continue;
+			}
+			/* a sketch identical to one before it: counted once */
+			o = &out[d % n];
+			adddoc(&o->b, d);
+			obuf_addc(&o->b, '\n');
+			outflush(o, 0);
+		} else if (any && memcmp(line, last, 2 * HASHW) < 0) {
+			ret |= bad(in, "digest records out of order: skipped");
+			continue;
+		}
+		memcpy(last, line, 2 * HASHW);
+		prev = d;
+		any = 1;
+	}
+	return ret | outsclose(out, n);
+}
+
+/* Whether document d is in the ascending list of repeats of r (read on from *next). */
+static int
+isrepeat(struct rdr *r, uint64_t d, uint64_t *next, int *have, int *ret)
+{
 	ptrdiff_t len;
 	char *line;
-	int ret = 0;
+
+	for (;;) {
+		if (!*have) {
+			if (!r || (len = rdr_line(r, &line)) < 0)
+				return 0;
+			if (parsedoc(line, (size_t)len, next) < 0) {
+				*ret |= bad(r, "bad repeat record: skipped");
+				continue;
+			}
+			*have = 1;
+		}
+		if (*next > d)
+			return 0;
+		*have = 0;
+		if (*next == d)
+			return 1;
+	}
+}
+
+int
+skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned minsize,
+    const char *dir)
+{
+	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
+	struct out *keys, *docs, *ids, *reach, *tot;
+	struct keys *part;
+	struct sketch *s = &sr.s;
+	struct skj_totals t = { 0, 0, 0 };
+	uint64_t *rv = NULL, d, next = 0;
+	size_t rn = 0, rcap = 0, k, m;
+	unsigned npre, q, repeat;
+	int have = 0, ret = 0;
 
 	keys = outsopen(dir, "keys", n);
 	docs = outsopen(dir, "docs", 0);
@@ -224,47 +396,36 @@ skj_map(struct rdr *r, unsigned i, unsigned n, unsigned minsize, const char *dir
 	if (!keys || !docs || !ids || !reach || !tot)
 		exit(1);
 	part = ecalloc(n, sizeof *part);
-	while ((len = rdr_line(r, &line)) >= 0) {
-		if (sketch_parse(r, line, (size_t)len, &s, h) < 0) {
-			ret = 1;
-			continue;
-		}
-		if (s.n < s.nshingles) {
-			if (t.size && s.n != t.size) {
-				ret |= bad(r, "a cut sketch of another size: skipped");
-				continue;
-			}
-			t.size = s.n;
-		}
-		d = i + (uint64_t)n * t.ndocs;
-		if (d >= UINT32_MAX - 1)
-			eprintf("%s:%ju: too many documents", r->name, r->lineno);
-		t.ndocs++;
+	while (nextdoc(&sr, &d)) {
+		repeat = (unsigned)isrepeat(repeats, d, &next, &have, &ret);
+		t.ndocs += !repeat;
 		t.limit = d + 1;
 		adddoc(&docs->b, d);
 		obuf_add(&docs->b, "\t0\t", 3);
-		obuf_add(&docs->b, line, (size_t)len);
+		obuf_add(&docs->b, sr.line, sr.len);
 		obuf_addc(&docs->b, '\n');
 		outflush(docs, 0);
 		adddoc(&ids->b, d);
 		obuf_addc(&ids->b, '\t');
-		obuf_add(&ids->b, s.id, s.idlen);
+		obuf_add(&ids->b, s->id, s->idlen);
 		obuf_addc(&ids->b, '\n');
 		outflush(ids, 0);
-		npre = s.nshingles < minsize ? 0 : s.n < JOIN_PREFIX ? s.n : JOIN_PREFIX;
-		for (k = 0; k < s.n; k++) {
-			struct keys *p = &part[s.h[k] % n];
+		npre = s->nshingles < minsize ? 0 : s->n < JOIN_PREFIX ? s->n : JOIN_PREFIX;
+		for (k = 0; k < s->n; k++) {
+			struct keys *p = &part[s->h[k] % n];
 
 			egrow(&p->k, &p->cap, p->n + 1, sizeof *p->k);
-			p->k[p->n].h = s.h[k];
+			p->k[p->n].h = s->h[k];
 			p->k[p->n].d = (uint32_t)d;
-			p->k[p->n++].prefix = k < npre;
+			p->k[p->n++].flags = (k < npre) | repeat << 1;
 		}
-		if (s.n < s.nshingles) {
+		if (s->n < s->nshingles && !repeat) {
 			egrow(&rv, &rcap, rn + 1, sizeof *rv);
-			rv[rn++] = s.h[s.n - 1];
+			rv[rn++] = s->h[s->n - 1];
 		}
 	}
+	t.size = sr.size;
+	ret |= sr.ret;
 	for (q = 0; q < n; q++) {
 		struct keys *p = &part[q];
 
@@ -273,7 +434,9 @@ skj_map(struct rdr *r, unsigned i, unsigned n, unsigned minsize, const char *dir
 			addhash(&keys[q].b, p->k[m].h);
 			obuf_addc(&keys[q].b, '\t');
 			adddoc(&keys[q].b, p->k[m].d);
-			obuf_add(&keys[q].b, p->k[m].prefix ? "\t1\n" : "\t0\n", 3);
+			obuf_addc(&keys[q].b, '\t');
+			obuf_addc(&keys[q].b, (char)('0' + p->k[m].flags));
+			obuf_addc(&keys[q].b, '\n');
 			outflush(&keys[q], 0);
 		}
 		free(p->k);
@@ -363,6 +526,7 @@ struct holders {
 	size_t n, cap;
 	FILE *spill;
 	size_t nspilled;
+	uint64_t ndistinct;	/* the holders that count for the weights */
 };
 
 static void
@@ -401,7 +565,7 @@ static void
 runend(struct holders *hd, struct out *w, unsigned n, uint64_t h, uint64_t ndocs,
     uint64_t can, unsigned rarity)
 {
-	uint64_t count = hd->nspilled + hd->n;
+	uint64_t count = hd->ndistinct;
 	uint32_t buf[4096];
 	size_t k, got;
 
@@ -419,7 +583,7 @@ runend(struct holders *hd, struct out *w, unsigned n, uint64_t h, uint64_t ndocs
 		fclose(hd->spill);
 		hd->spill = NULL;
 	}
-	hd->n = hd->nspilled = 0;
+	hd->n = hd->nspilled = hd->ndistinct = 0;
 }
 
 /* The reaches below h, counted on from *below, read from r in ascending order. */
@@ -462,7 +626,7 @@ skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned
 		exit(1);
 	while ((ln = rdr_line(in, &line)) >= 0) {
 		if (fields(line, (size_t)ln, f, len, 3) != 3 || parsehash(f[0], len[0], &h) < 0 ||
-		    parsedoc(f[1], len[1], &d) < 0 || len[2] != 1 || (*f[2] != '0' && *f[2] != '1')) {
+		    parsedoc(f[1], len[1], &d) < 0 || len[2] != 1 || *f[2] < '0' || *f[2] > '3') {
 			ret |= bad(in, "bad key record: skipped");
 			continue;
 		}
@@ -482,7 +646,8 @@ skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned
 		}
 		prev = d;
 		holdadd(&hd, (uint32_t)d);
-		if (*f[2] != '1')
+		hd.ndistinct += ((*f[2] - '0') & 2) == 0;
+		if (((*f[2] - '0') & 1) == 0)
 			continue;
 		/* the first JOIN_RUNMAX pair with every later one (join_candidates) */
 		for (k = 0; k < nfirst; k++) {

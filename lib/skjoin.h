@@ -7,6 +7,10 @@
  * shard i of n is document i + n k (docsplit -p i/n deals the walk that
  * way). The steps, each a task whose memory depends on its shard:
  *
+ *	digest	one per shard: a digest of each sketch, by digest.
+ *	dedup	one per partition of the digests: the sketches identical
+ *		to one before them (repeats), by shard. Identical
+ *		sketches count once for the weights (join_int.h).
  *	map	one per shard: its sketches as documents, ids, and key
  *		records HASH DOC PREFIX for every hash, partitioned by
  *		the hash modulo n and sorted; the reaches of its cut
@@ -38,13 +42,30 @@
 #define SKJ_MAXSHARDS	4096	/* files a step writes at once, one a shard */
 
 struct skj_totals {
-	uint64_t ndocs;		/* documents */
+	uint64_t ndocs;		/* distinct sketches: the documents the weights count */
 	unsigned size;		/* hashes of a cut sketch; 0 if none is cut */
 	uint64_t limit;		/* the largest document number + 1 */
 };
 
-/* Map shard i of n: the sketch records of r; outputs in dir. Returns 0, or 1 after a diagnostic. */
-int skj_map(struct rdr *r, unsigned i, unsigned n, unsigned minsize, const char *dir);
+/*
+ * Digests of shard i of n: for each sketch of r, a digest of its shingles
+ * and hashes under key (128 bits), to dir/digests.P by the digest modulo
+ * n, sorted. Returns 0, or 1 after a diagnostic.
+ */
+int skj_digest(struct rdr *r, unsigned i, unsigned n, const uint64_t key[2], const char *dir);
+
+/*
+ * Repeats of a partition of the digests (their merge read from in): each
+ * sketch identical to one before it, to dir/repeats.Q, Q its shard.
+ */
+int skj_dedup(struct rdr *in, unsigned n, const char *dir);
+
+/*
+ * Map shard i of n: the sketch records of r, the repeats of the shard
+ * (merged, ascending; NULL: none); outputs in dir.
+ */
+int skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned minsize,
+    const char *dir);
 
 /* Sum the totals records of r into *t. Returns 0, or 1 after a diagnostic. */
 int skj_sum(struct rdr *r, struct skj_totals *t);

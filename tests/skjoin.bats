@@ -5,7 +5,7 @@
 
 load helper
 
-u='usage: skjoin -M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] [-m minsize] [-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] [file]\n'
+u='usage: skjoin -D i/n | -R n | -M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]\n'
 
 # shards SKETCHES N [OPTIONS]: the steps over N shards dealt in turn (as
 # docsplit -p deals files), into s/; s/out.pairs, s/out.g and s/out.u are
@@ -18,8 +18,15 @@ shards() {
 	mkdir s
 	for ((i = 0; i < n; i++)); do
 		awk -v i="$i" -v n="$n" '(NR - 1) % n == i' "$sk" >"s/sk.$i"
-		mkdir "s/map.$i" "s/red.$i"
-		skjoin -M "$i/$n" "$@" -o "s/map.$i" "s/sk.$i"
+		mkdir "s/dig.$i" "s/dup.$i" "s/map.$i" "s/red.$i"
+		skjoin -D "$i/$n" -k 0123456789abcdef0123456789abcdef -o "s/dig.$i" "s/sk.$i"
+	done
+	for ((p = 0; p < n; p++)); do
+		sort -m s/dig.*/digests."$p" | skjoin -R "$n" -o "s/dup.$p"
+	done
+	for ((i = 0; i < n; i++)); do
+		sort -m s/dup.*/repeats."$i" | sort >s/rep
+		skjoin -M "$i/$n" "$@" -x s/rep -o "s/map.$i" "s/sk.$i"
 	done
 	cat s/map.*/totals | skjoin -S >s/totals
 	sort -m s/map.*/reach >s/reach
