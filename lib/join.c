@@ -372,22 +372,6 @@ join_prepare(struct join *j)
 	join_runs(j);
 }
 
-/* The first index of sorted v[0..n) holding a value >= x. */
-static size_t
-lowerbound(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * The number of sketches whose largest hash is below h: reach is sorted,
  * and reachidx[b] is the number of them below the first hash of bucket b
@@ -398,7 +382,7 @@ reachbelow(const struct join *j, uint64_t h)
 {
 	size_t b = (size_t)(h >> (64 - j->reachbits)), lo = j->reachidx[b];
 
-	return lo + lowerbound(j->reach + lo, j->reachidx[b + 1] - lo, h);
+	return lo + radix_lowerbound64(j->reach + lo, j->reachidx[b + 1] - lo, h);
 }
 
 /*
@@ -423,22 +407,6 @@ weight(struct join *j, uint64_t h)
 	if (j->opt.rarity == 0)
 		return 1;
 	return join_weight(j->opt.rarity, count(j, h), j->ndocs, j->ndocs - reachbelow(j, h));
-}
-
-/* The first index of sorted run[0..n) holding a document >= d. */
-static size_t
-position(const uint32_t *run, size_t n, uint32_t d)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (run[mid] < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static int
@@ -470,7 +438,7 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 			if (!(s = findshared(j, j->hv[j->hoff[d] + m])) || s->ncand < 2)
 				continue;
 			run = j->post + s->end - s->ncand;
-			k = position(run, s->ncand, (uint32_t)d);
+			k = radix_lowerbound32(run, s->ncand, (uint32_t)d);
 			/*
 			 * In query mode d is the later of a pair: those before it
 			 * among the first RUNMAX; else the earlier: those after it

@@ -687,16 +687,9 @@ struct senddoc {
 static unsigned
 hashindex(const uint64_t *v, unsigned n, uint64_t h)
 {
-	unsigned lo = 0, hi = n, mid;
+	size_t k = radix_lowerbound64(v, n, h);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo] == h ? lo : n;
+	return k < n && v[k] == h ? (unsigned)k : n;
 }
 
 /* A weight record's HASH<TAB>COUNT<TAB>CAN: checked, *k the hash's index in h[0..n). */
@@ -914,16 +907,9 @@ shardload(struct shard *s, struct rdr *in, const struct skj_totals *t, unsigned 
 static size_t
 shardfind(const struct shard *s, uint64_t d)
 {
-	size_t lo = 0, hi = s->n, mid;
+	size_t k = radix_lowerbound32(s->d, s->n, (uint32_t)d);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->d[mid] < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->d[lo] == d ? lo : s->n;
+	return k < s->n && s->d[k] == d ? k : s->n;
 }
 
 int
@@ -1039,19 +1025,12 @@ struct roots {
 static const char *
 rootid(const struct roots *rt, uint32_t d, size_t *len)
 {
-	size_t lo = 0, hi = rt->n, mid;
+	size_t k = radix_lowerbound32(rt->d, rt->n, d);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (rt->d[mid] < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == rt->n || rt->d[lo] != d)
+	if (k == rt->n || rt->d[k] != d)
 		return NULL;
-	*len = (lo + 1 < rt->n ? rt->off[lo + 1] : rt->ids.n) - rt->off[lo];
-	return rt->ids.p + rt->off[lo];
+	*len = (k + 1 < rt->n ? rt->off[k + 1] : rt->ids.n) - rt->off[k];
+	return rt->ids.p + rt->off[k];
 }
 
 int
