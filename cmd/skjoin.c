@@ -6,17 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "skjoin.h"
 #include "util.h"
 
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
-static int step;		/* D, R, M, S, K, A, B, g, u */
-static unsigned shard, nshards;	/* -D i/n, -M i/n, -R n, -K n, -A n */
+static int step;		/* D, R, Q, M, S, C, K, A, B, g, u */
+static unsigned shard, nshards;	/* -D i/n, -M i/n, -K i/n, -R n, -Q n, -C n, -A n */
 static uint64_t key[2];		/* -k */
 static int kflag;
 static const char *repeats;	/* -x */
+static const char *ranges;	/* -q */
+static const char *bases;	/* -b */
 static const char *dir = ".";	/* -o */
 static const char *reach;	/* -r */
 static const char *totals;	/* -T */
@@ -28,7 +31,29 @@ fraction(const char *s, const char *what)
 	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
 }
 
-/* -D i/n, -M i/n */
+/* Line i + 1 of the bases file: the reaches below range i. */
+static int
+loadbase(const char *path, unsigned i, uint64_t *v)
+{
+	struct rdr r;
+	ptrdiff_t len;
+	char *line;
+	const char *err = "missing";
+	unsigned k = 0;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	while ((len = rdr_line(&r, &line)) >= 0)
+		if (k++ == i) {
+			*v = (uint64_t)parsenumn(line, (size_t)len, 0, UINT32_MAX, &err);
+			break;
+		}
+	if (err)
+		weprintf("%s:%u: base %s", path, i + 1, err);
+	return rdr_close(&r) | (err != NULL);
+}
+
+/* -D i/n, -K i/n, -M i/n */
 static void
 shardof(const char *s)
 {
@@ -62,9 +87,26 @@ keyof(const char *s)
 }
 
 static const char synopsis[] =
-    "-D i/n | -R n | -M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] "
-    "[-k key] [-m minsize] [-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] "
-    "[-x repeats] [file]";
+    "-D i/n | -R n | -Q n | -M i/n | -S | -C n | -K i/n | -A n | -B | -g | -u "
+    "[-b bases] [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] "
+    "[-q ranges] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]";
+
+/*
+ * A step writes a file a shard (two with -K) at once: the soft limit on
+ * open files is raised as far as the hard one allows, if it is below.
+ */
+static void
+openfiles(unsigned n)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)2 * n + 16;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
 
 static _Noreturn void
 usage(void)
@@ -85,21 +127,30 @@ main(int argc, char *argv[])
 {
 	struct skj_totals t = { 0, 0, 0 };
 	struct rdr in, r, p;
+	uint64_t *low = NULL, base = 0;
 	int c, ret = 0;
 
 	argv0 = "skjoin";
-	while ((c = getopt(argc, argv, "A:BD:K:M:R:ST:c:d:ghk:m:o:p:r:t:ux:")) != -1) {
+	while ((c = getopt(argc, argv, "A:BC:D:K:M:Q:R:ST:b:c:d:ghk:m:o:p:q:r:t:ux:")) != -1) {
 		switch (c) {
 		case 'A':
-		case 'K':
+		case 'C':
+		case 'Q':
 		case 'R':
 			setstep(c);
 			nshards = (unsigned)estrtonum(optarg, 1, SKJ_MAXSHARDS, "shards");
 			break;
 		case 'D':
+		case 'K':
 		case 'M':
 			setstep(c);
 			shardof(optarg);
+			break;
+		case 'b':
+			bases = optarg;
+			break;
+		case 'q':
+			ranges = optarg;
 			break;
 		case 'B':
 		case 'S':
@@ -147,16 +198,23 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (!step || argc > 1)
 		usage();
-	if (!strchr("DRMS", step) && !totals)
+	if (!strchr("DRQMSC", step) && !totals)
 		usage();
-	if (step == 'D' && !kflag)
+	if ((step == 'D' && !kflag) || (step == 'M' && !ranges) || (step == 'Q' && argc != 1))
 		usage();
-	if ((step == 'K' && !reach) || (strchr("Bgu", step) && !pairs))
+	if ((step == 'K' && (!reach || !bases)) || (strchr("Bgu", step) && !pairs))
 		usage();
 
 	setupstdout();
+	openfiles(nshards);
 	if (totals && skj_loadtotals(totals, &t))
 		return 1;
+	if (ranges && skj_loadranges(ranges, nshards, &low))
+		return 1;
+	if (bases && loadbase(bases, shard, &base))
+		return 1;
+	if (step == 'Q')
+		return skj_plan(argv[0], nshards, stdout) | fshut(stdout, "<stdout>");
 	if (rdr_open(&in, argc ? argv[0] : "-") < 0)
 		return 1;
 	switch (step) {
@@ -169,7 +227,7 @@ main(int argc, char *argv[])
 	case 'M':
 		if (repeats && rdr_open(&r, repeats) < 0)
 			return 1;
-		ret = skj_map(&in, repeats ? &r : NULL, shard, nshards, opt.minsize, dir);
+		ret = skj_map(&in, repeats ? &r : NULL, low, shard, nshards, opt.minsize, dir);
 		if (repeats)
 			ret |= rdr_close(&r);
 		break;
@@ -177,10 +235,13 @@ main(int argc, char *argv[])
 		ret = skj_sum(&in, &t);
 		skj_puttotals(&t, stdout);
 		break;
+	case 'C':
+		ret = skj_bases(&in, nshards, stdout);
+		break;
 	case 'K':
 		if (rdr_open(&r, reach) < 0)
 			return 1;
-		ret = skj_keys(&in, &r, &t, opt.rarity, nshards, dir) | rdr_close(&r);
+		ret = skj_keys(&in, &r, base, &t, opt.rarity, nshards, dir) | rdr_close(&r);
 		break;
 	case 'A':
 		ret = skj_send(&in, &t, nshards, dir);
@@ -197,5 +258,6 @@ main(int argc, char *argv[])
 		break;
 	}
 	ret |= rdr_close(&in);
+	free(low);
 	return ret | fshut(stdout, "<stdout>");
 }

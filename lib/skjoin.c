@@ -18,6 +18,7 @@
 #define DOCW	10	/* digits of a document number */
 #define HASHW	16	/* hexadecimal digits of a hash */
 #define SPILL	(1 << 20)	/* holders of a hash kept in memory; more go to a file */
+#define SAMPLE	1024	/* the hashes that are 0 modulo this are sampled for the ranges */
 
 enum { KSKETCH = '0', KWEIGHT = '1', KPAIR = '2' };
 
@@ -281,18 +282,33 @@ int
 skj_digest(struct rdr *r, unsigned i, unsigned n, const uint64_t key[2], const char *dir)
 {
 	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
-	struct out *out = outsopen(dir, "digests", n), *o;
+	struct out *out = outsopen(dir, "digests", n), *sample = outsopen(dir, "sample", 0), *o;
 	struct digrec *v = NULL;
-	size_t nv = 0, cap = 0, m;
-	uint64_t d;
+	uint64_t *sv = NULL, d;
+	size_t nv = 0, cap = 0, ns = 0, scap = 0, m;
+	unsigned k;
 
-	if (!out)
+	if (!out || !sample)
 		exit(1);
 	while (nextdoc(&sr, &d)) {
 		egrow(&v, &cap, nv + 1, sizeof *v);
 		digest(key, &sr.s, v[nv].v);
 		v[nv++].d = (uint32_t)d;
+		for (k = 0; k < sr.s.n; k++) {
+			if (sr.s.h[k] & (SAMPLE - 1))
+				continue;
+			egrow(&sv, &scap, ns + 1, sizeof *sv);
+			sv[ns++] = sr.s.h[k];
+		}
 	}
+	if (ns)
+		radix_sort64(sv, ns);
+	for (m = 0; m < ns; m++) {
+		addhash(&sample->b, sv[m]);
+		obuf_addc(&sample->b, '\n');
+		outflush(sample, 0);
+	}
+	free(sv);
 	if (nv)
 		qsort(v, nv, sizeof *v, cmpdig);
 	for (m = 0; m < nv; m++) {
@@ -305,7 +321,126 @@ skj_digest(struct rdr *r, unsigned i, unsigned n, const uint64_t key[2], const c
 		outflush(o, 0);
 	}
 	free(v);
-	return sr.ret | outsclose(out, n);
+	return sr.ret | outsclose(out, n) | outsclose(sample, 0);
+}
+
+/* Read the hashes of sorted records from r, one a line, calling f(h, ctx) for each. */
+static int
+readhashes(struct rdr *r, const char *what, void (*f)(uint64_t, void *), void *ctx)
+{
+	ptrdiff_t len;
+	char *line;
+	uint64_t h, prev = 0;
+	int ret = 0, any = 0;
+
+	while ((len = rdr_line(r, &line)) >= 0) {
+		if (parsehash(line, (size_t)len, &h) < 0 || (any && h < prev)) {
+			weprintf("%s:%ju: bad %s record: skipped", r->name, r->lineno, what);
+			ret = 1;
+			continue;
+		}
+		any = 1;
+		prev = h;
+		f(h, ctx);
+	}
+	return ret;
+}
+
+struct quantiles {
+	uint64_t n, seen, *low;
+	unsigned parts, next;
+};
+
+static void
+countone(uint64_t h, void *ctx)
+{
+	(void)h;
+	((struct quantiles *)ctx)->n++;
+}
+
+static void
+pickone(uint64_t h, void *ctx)
+{
+	struct quantiles *q = ctx;
+
+	/* range p starts at the sample of rank p * n / parts */
+	while (q->next < q->parts && q->seen == q->next * q->n / q->parts)
+		q->low[q->next++] = h;
+	q->seen++;
+}
+
+int
+skj_plan(const char *path, unsigned n, FILE *fp)
+{
+	struct quantiles q = { 0, 0, NULL, n, 1 };
+	struct rdr r;
+	unsigned p;
+	int ret;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	ret = readhashes(&r, "sample", countone, &q) | rdr_close(&r);
+	q.low = ecalloc(n, sizeof *q.low);
+	for (p = 1; p < n; p++)
+		q.low[p] = UINT64_MAX;	/* without samples: empty */
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	ret |= readhashes(&r, "sample", pickone, &q) | rdr_close(&r);
+	for (p = 0; p < n; p++) {
+		char b[HASHW];
+		uint64_t h = p ? q.low[p] : 0;
+		int x;
+
+		for (x = HASHW - 1; x >= 0; x--, h >>= 4)
+			b[x] = "0123456789abcdef"[h & 15];
+		fwrite(b, 1, HASHW, fp);
+		putc('\n', fp);
+	}
+	free(q.low);
+	return ret;
+}
+
+struct ranges {
+	uint64_t *low;
+	unsigned n;
+};
+
+static void
+addlow(uint64_t h, void *ctx)
+{
+	struct ranges *rg = ctx;
+
+	if (rg->n < SKJ_MAXSHARDS)
+		rg->low[rg->n] = h;
+	rg->n++;
+}
+
+int
+skj_loadranges(const char *path, unsigned n, uint64_t **low)
+{
+	struct ranges rg = { NULL, 0 };
+	struct rdr r;
+	int ret;
+
+	if (rdr_open(&r, path) < 0)
+		return 1;
+	rg.low = ecalloc(SKJ_MAXSHARDS, sizeof *rg.low);
+	ret = readhashes(&r, "range", addlow, &rg) | rdr_close(&r);
+	if (!ret && (rg.n != n || rg.low[0] != 0)) {
+		weprintf("%s: not the ranges of %u partitions", path, n);
+		ret = 1;
+	}
+	*low = rg.low;
+	return ret;
+}
+
+/* The partition of hash h: the last range whose low end is at most h. */
+static unsigned
+rangeof(const uint64_t *low, unsigned n, uint64_t h)
+{
+	size_t k = radix_lowerbound64(low, n, h);
+
+	return (unsigned)(k < n && low[k] == h ? k : k - 1);
 }
 
 int
@@ -375,15 +510,15 @@ isrepeat(struct rdr *r, uint64_t d, uint64_t *next, int *have, int *ret)
 }
 
 int
-skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned minsize,
-    const char *dir)
+skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, unsigned n,
+    unsigned minsize, const char *dir)
 {
 	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
-	struct out *keys, *docs, *ids, *reach, *tot;
+	struct out *keys, *docs, *ids, *reach, *tot, *rcount;
 	struct keys *part;
 	struct sketch *s = &sr.s;
 	struct skj_totals t = { 0, 0, 0 };
-	uint64_t *rv = NULL, d, next = 0;
+	uint64_t *rv = NULL, d, next = 0, *nreach;
 	size_t rn = 0, rcap = 0, k, m;
 	unsigned npre, q, repeat;
 	int have = 0, ret = 0;
@@ -391,10 +526,12 @@ skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned min
 	keys = outsopen(dir, "keys", n);
 	docs = outsopen(dir, "docs", 0);
 	ids = outsopen(dir, "ids", 0);
-	reach = outsopen(dir, "reach", 0);
+	reach = outsopen(dir, "reach", n);
 	tot = outsopen(dir, "totals", 0);
-	if (!keys || !docs || !ids || !reach || !tot)
+	rcount = outsopen(dir, "rcount", 0);
+	if (!keys || !docs || !ids || !reach || !tot || !rcount)
 		exit(1);
+	nreach = ecalloc(n, sizeof *nreach);
 	part = ecalloc(n, sizeof *part);
 	while (nextdoc(&sr, &d)) {
 		repeat = (unsigned)isrepeat(repeats, d, &next, &have, &ret);
@@ -412,7 +549,7 @@ skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned min
 		outflush(ids, 0);
 		npre = s->nshingles < minsize ? 0 : s->n < JOIN_PREFIX ? s->n : JOIN_PREFIX;
 		for (k = 0; k < s->n; k++) {
-			struct keys *p = &part[s->h[k] % n];
+			struct keys *p = &part[rangeof(low, n, s->h[k])];
 
 			egrow(&p->k, &p->cap, p->n + 1, sizeof *p->k);
 			p->k[p->n].h = s->h[k];
@@ -445,14 +582,19 @@ skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned min
 	if (rn)
 		radix_sort64(rv, rn);
 	for (m = 0; m < rn; m++) {
-		addhash(&reach->b, rv[m]);
-		obuf_addc(&reach->b, '\n');
-		outflush(reach, 0);
+		q = rangeof(low, n, rv[m]);
+		nreach[q]++;
+		addhash(&reach[q].b, rv[m]);
+		obuf_addc(&reach[q].b, '\n');
+		outflush(&reach[q], 0);
 	}
 	free(rv);
 	skj_puttotals(&t, tot->a.fp);
-	ret |= outsclose(keys, n) | outsclose(docs, 0) | outsclose(ids, 0);
-	return ret | outsclose(reach, 0) | outsclose(tot, 0);
+	for (q = 0; q < n; q++)
+		fprintf(rcount->a.fp, "%ju\n", (uintmax_t)nreach[q]);
+	free(nreach);
+	ret |= outsclose(keys, n) | outsclose(docs, 0) | outsclose(ids, 0) | outsclose(rcount, 0);
+	return ret | outsclose(reach, n) | outsclose(tot, 0);
 }
 
 /* A totals record: DOCS<TAB>SIZE<TAB>LIMIT. */
@@ -508,6 +650,33 @@ skj_loadtotals(const char *path, struct skj_totals *t)
 	ret = (n = rdr_line(&r, &line)) < 0 ? bad(&r, "no totals record") :
 	    parsetotals(&r, line, (size_t)n, t);
 	return rdr_close(&r) | ret;
+}
+
+int
+skj_bases(struct rdr *r, unsigned n, FILE *fp)
+{
+	uint64_t *sum = ecalloc(n, sizeof *sum), v, base = 0;
+	ptrdiff_t len;
+	char *line;
+	size_t k = 0;
+	unsigned p;
+	int ret = 0;
+
+	while ((len = rdr_line(r, &line)) >= 0) {
+		if (parsecount(line, (size_t)len, &v) < 0 || v > UINT32_MAX) {
+			ret |= bad(r, "bad reach count: skipped");
+			continue;
+		}
+		sum[k++ % n] += v;
+	}
+	if (k % n)
+		ret |= bad(r, "reach counts not a multiple of the partitions");
+	for (p = 0; p < n; p++) {
+		fprintf(fp, "%ju\n", (uintmax_t)base);
+		base += sum[p];
+	}
+	free(sum);
+	return ret;
 }
 
 void
@@ -609,14 +778,14 @@ reachbelow(struct rdr *r, uint64_t h, uint64_t *below, uint64_t *next, int *have
 }
 
 int
-skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned rarity,
-    unsigned n, const char *dir)
+skj_keys(struct rdr *in, struct rdr *reach, uint64_t base, const struct skj_totals *t,
+    unsigned rarity, unsigned n, const char *dir)
 {
 	struct out *pairs = outsopen(dir, "pairs", n), *w = outsopen(dir, "weights", n), *o;
 	struct holders hd = { 0 };
 	uint32_t first[JOIN_RUNMAX];
 	unsigned nfirst = 0, k;
-	uint64_t h, cur = 0, d, below = 0, next = 0, prev = 0;
+	uint64_t h, cur = 0, d, below = base, next = 0, prev = 0;
 	int ret = 0, inrun = 0, have = 0;
 	char *line, *f[3];
 	size_t len[3];

@@ -7,17 +7,22 @@
  * shard i of n is document i + n k (docsplit -p i/n deals the walk that
  * way). The steps, each a task whose memory depends on its shard:
  *
- *	digest	one per shard: a digest of each sketch, by digest.
+ *	digest	one per shard: a digest of each sketch, by digest, and a
+ *		sample of its hashes.
  *	dedup	one per partition of the digests: the sketches identical
  *		to one before them (repeats), by shard. Identical
  *		sketches count once for the weights (join_int.h).
+ *	plan	one: from a sample of the hashes, n ranges of hash
+ *		values holding about as many hashes each (bottom-k
+ *		hashes crowd the low values): the partitions.
  *	map	one per shard: its sketches as documents, ids, and key
- *		records HASH DOC PREFIX for every hash, partitioned by
- *		the hash modulo n and sorted; the reaches of its cut
- *		sketches, sorted; its totals.
- *	totals	one: the totals of the maps summed.
+ *		records HASH DOC FLAGS for every hash, partitioned by
+ *		range and sorted; the reaches of its distinct cut
+ *		sketches, by range, sorted; its totals.
+ *	totals	one: the totals of the maps summed, the reaches below
+ *		each range.
  *	keys	one per partition, on the merge of its key records and
- *		of all reaches: the candidate pairs of each hash's run
+ *		of the reaches of its range: the candidate pairs of each hash's run
  *		(capped at JOIN_RUNMAX, as join_candidates caps them) and
  *		the weights below 1 of each document holding a hash,
  *		partitioned by document.
@@ -55,6 +60,16 @@ struct skj_totals {
 int skj_digest(struct rdr *r, unsigned i, unsigned n, const uint64_t key[2], const char *dir);
 
 /*
+ * The digest step also writes dir/sample, its hashes that are 0 modulo
+ * 1024, sorted. Plan: from the merged samples at path (read twice), the
+ * ranges of the n partitions of the hashes, balanced: n records, the
+ * lowest hash of each, to fp. Load them (n of them, the first 0) into
+ * *low.
+ */
+int skj_plan(const char *path, unsigned n, FILE *fp);
+int skj_loadranges(const char *path, unsigned n, uint64_t **low);
+
+/*
  * Repeats of a partition of the digests (their merge read from in): each
  * sketch identical to one before it, to dir/repeats.Q, Q its shard.
  */
@@ -62,10 +77,14 @@ int skj_dedup(struct rdr *in, unsigned n, const char *dir);
 
 /*
  * Map shard i of n: the sketch records of r, the repeats of the shard
- * (merged, ascending; NULL: none); outputs in dir.
+ * (merged, ascending; NULL: none); keys and reaches partitioned by the
+ * ranges low; outputs in dir, with rcount, the reaches of each range.
  */
-int skj_map(struct rdr *r, struct rdr *repeats, unsigned i, unsigned n, unsigned minsize,
-    const char *dir);
+int skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, unsigned n,
+    unsigned minsize, const char *dir);
+
+/* The reach counts of the maps, concatenated: for each range, the reaches below it, to fp. */
+int skj_bases(struct rdr *r, unsigned n, FILE *fp);
 
 /* Sum the totals records of r into *t. Returns 0, or 1 after a diagnostic. */
 int skj_sum(struct rdr *r, struct skj_totals *t);
@@ -75,11 +94,12 @@ void skj_puttotals(const struct skj_totals *t, FILE *fp);
 
 /*
  * Reduce the merged key records of one partition (in), with the merged
- * reaches of all maps: candidate pairs and weights to dir, as pairs.Q and
- * weights.Q, Q the document's shard of n.
+ * reaches of its range and base, the number of reaches below it:
+ * candidate pairs and weights to dir, as pairs.Q and weights.Q, Q the
+ * document's shard of n.
  */
-int skj_keys(struct rdr *in, struct rdr *reach, const struct skj_totals *t, unsigned rarity,
-    unsigned n, const char *dir);
+int skj_keys(struct rdr *in, struct rdr *reach, uint64_t base, const struct skj_totals *t,
+    unsigned rarity, unsigned n, const char *dir);
 
 /*
  * Send: on the merged records of a document shard (documents, weights,

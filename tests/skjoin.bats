@@ -5,7 +5,7 @@
 
 load helper
 
-u='usage: skjoin -D i/n | -R n | -M i/n | -S | -K n | -A n | -B | -g | -u [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]\n'
+u='usage: skjoin -D i/n | -R n | -Q n | -M i/n | -S | -C n | -K i/n | -A n | -B | -g | -u [-b bases] [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] [-q ranges] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]\n'
 
 # shards SKETCHES N [OPTIONS]: the steps over N shards dealt in turn (as
 # docsplit -p deals files), into s/; s/out.pairs, s/out.g and s/out.u are
@@ -24,14 +24,18 @@ shards() {
 	for ((p = 0; p < n; p++)); do
 		sort -m s/dig.*/digests."$p" | skjoin -R "$n" -o "s/dup.$p"
 	done
+	sort -m s/dig.*/sample >s/sample
+	skjoin -Q "$n" s/sample >s/ranges
 	for ((i = 0; i < n; i++)); do
 		sort -m s/dup.*/repeats."$i" | sort >s/rep
-		skjoin -M "$i/$n" "$@" -x s/rep -o "s/map.$i" "s/sk.$i"
+		skjoin -M "$i/$n" "$@" -x s/rep -q s/ranges -o "s/map.$i" "s/sk.$i"
 	done
 	cat s/map.*/totals | skjoin -S >s/totals
-	sort -m s/map.*/reach >s/reach
+	cat s/map.*/rcount | skjoin -C "$n" >s/bases
 	for ((p = 0; p < n; p++)); do
-		sort -m s/map.*/keys."$p" | skjoin -K "$n" "$@" -T s/totals -r s/reach -o "s/red.$p"
+		sort -m s/map.*/reach."$p" >s/reach
+		sort -m s/map.*/keys."$p" |
+		    skjoin -K "$p/$n" "$@" -T s/totals -r s/reach -b s/bases -o "s/red.$p"
 		for f in "s/red.$p"/*; do sort -o "$f" "$f"; done
 	done
 	for ((q = 0; q < n; q++)); do
@@ -81,12 +85,16 @@ sketches() {
 @test "skjoin: usage errors" {
 	check 2 '' "$u" skjoin
 	check 2 '' "$u" skjoin -M 0/2 -S
-	check 2 '' "$u" skjoin -K 2
+	check 2 '' "$u" skjoin -K 0/2 -T t -r r
+	check 2 '' "$u" skjoin -M 0/2
+	check 2 '' "$u" skjoin -D 0/2
+	check 2 '' "$u" skjoin -Q 2
 	check 2 '' "$u" skjoin -g -T t
 	check 2 '' "$u" skjoin -S a b
 	check 2 '' "skjoin: shard '2/2' is invalid (i/n, i below n)\n" skjoin -M 2/2
 	check 2 '' "skjoin: shard '1' is invalid (i/n)\n" skjoin -M 1
-	check 2 '' "skjoin: shards '0' is too small (allowed: 1 to 4096)\n" skjoin -K 0 -T t -r r
+	check 2 '' "skjoin: shards '0' is too small (allowed: 1 to 4096)\n" skjoin -A 0 -T t
+	check 2 '' "skjoin: key '00' is invalid (32 hexadecimal digits)\n" skjoin -D 0/1 -k 00
 }
 
 @test "skjoin: the steps over 1, 2, 5 and 8 shards give simjoin's pairs, -g and -u; 3 with options" {
@@ -114,35 +122,67 @@ sketches() {
 
 @test "skjoin -M: key records, documents, IDs, reaches and totals (simrec(5))" {
 	printf 'a\t3\t0000000000000005 0000000000000011 0000000000000020\nb\t9\t0000000000000011 0000000000000016 0000000000000030\n' >sk
+	printf '0000000000000000\n0000000000000016\n' >ranges
+	printf '0000000003\n' >rep
 	mkdir o
-	check 0 '' '' skjoin -M 1/2 -m 0 -o o sk
-	cmpout 0 o/keys.0 /dev/null cat o/keys.0
-	printf '0000000000000011\t0000000001\t1\n0000000000000011\t0000000003\t1\n0000000000000005\t0000000001\t1\n' >want
-	printf '0000000000000016\t0000000003\t1\n' >>want
-	# partitions by the hash modulo 2: keys.0 the even ones, sorted
-	printf '0000000000000016\t0000000003\t1\n0000000000000020\t0000000001\t1\n0000000000000030\t0000000003\t1\n' >want.0
-	printf '0000000000000005\t0000000001\t1\n0000000000000011\t0000000001\t1\n0000000000000011\t0000000003\t1\n' >want.1
+	check 0 '' '' skjoin -M 1/2 -m 0 -q ranges -o o sk
+	# partitions by range: keys.1 the hashes from 16 on, sorted
+	printf '0000000000000005\t0000000001\t1\n0000000000000011\t0000000001\t1\n0000000000000011\t0000000003\t1\n' >want.0
+	printf '0000000000000016\t0000000003\t1\n0000000000000020\t0000000001\t1\n0000000000000030\t0000000003\t1\n' >want.1
 	cmp want.0 o/keys.0
 	cmp want.1 o/keys.1
 	printf '0000000001\t0\ta\t3\t0000000000000005 0000000000000011 0000000000000020\n0000000003\t0\tb\t9\t0000000000000011 0000000000000016 0000000000000030\n' >want
 	cmp want o/docs
 	printf '0000000001\ta\n0000000003\tb\n' >want
 	cmp want o/ids
+	cmpout 0 /dev/null /dev/null cat o/reach.0
 	printf '0000000000000030\n' >want
-	cmp want o/reach
+	cmp want o/reach.1
+	printf '0\n1\n' >want
+	cmp want o/rcount
 	printf '2\t3\t4\n' >want
 	cmp want o/totals
 	printf '3\t3\t8\n' | cat o/totals - >tt
 	check 0 '5\t3\t8\n' '' skjoin -S tt
+	printf '0\n1\n4\n2\n' >rc
+	check 0 '0\n4\n' '' skjoin -C 2 rc
+	# b is a repeat: flag 2, no reach, not counted
+	rm -r o
+	mkdir o
+	check 0 '' '' skjoin -M 1/2 -m 0 -q ranges -x rep -o o sk
+	printf '0000000000000016\t0000000003\t3\n0000000000000020\t0000000001\t1\n0000000000000030\t0000000003\t3\n' >want.1
+	cmp want.1 o/keys.1
+	printf '0\n0\n' >want
+	cmp want o/rcount
+	printf '1\t3\t4\n' >want
+	cmp want o/totals
+}
+
+@test "skjoin -D, -R, -Q: digests, repeats and ranges" {
+	printf 'a\t3\t0000000000000005 0000000000000400 0000000000000800\nb\t3\t0000000000000005 0000000000000400 0000000000000800\nc\t3\t0000000000000005 0000000000000400 0000000000000c00\n' >sk
+	mkdir o r
+	check 0 '' '' skjoin -D 0/1 -k 000102030405060708090a0b0c0d0e0f -o o sk
+	[ "$(wc -l <o/digests.0)" -eq 3 ]
+	[ "$(cut -f1 o/digests.0 | sort -u | wc -l)" -eq 2 ]
+	printf '0000000000000400\n0000000000000400\n0000000000000400\n0000000000000800\n0000000000000800\n0000000000000c00\n' >want
+	cmp want o/sample
+	check 0 '' '' skjoin -R 2 -o r o/digests.0
+	printf '0000000001\n' >want
+	cmp want r/repeats.1
+	cmpout 0 /dev/null /dev/null cat r/repeats.0
+	check 0 '0000000000000000\n0000000000000400\n0000000000000800\n' '' skjoin -Q 3 o/sample
+	check 0 '0000000000000000\nffffffffffffffff\n' '' skjoin -Q 2 /dev/null
 }
 
 @test "skjoin: bad records are said, skipped, and exit 1" {
 	printf '2\t0\t4\n' >t
 	: >r
 	mkdir o
-	check 1 '' 'skjoin: <stdin>:1: bad key record: skipped\n' skjoin -K 1 -T t -r r -o o <<<'00zz'
+	printf '0\n' >b
+	check 1 '' 'skjoin: <stdin>:1: bad key record: skipped\n' skjoin -K 0/1 -T t -r r -b b -o o <<<'00zz'
 	printf '0000000000000002\t0000000001\t1\n0000000000000001\t0000000000\t1\n' >k
-	check 1 '' 'skjoin: k:2: key records out of order: skipped\n' skjoin -K 1 -T t -r r -o o k
+	check 1 '' 'skjoin: k:2: key records out of order: skipped\n' skjoin -K 0/1 -T t -r r -b b -o o k
+	check 1 '' 'skjoin: b:2: base missing\n' skjoin -K 1/2 -T t -r r -b b -o o k
 	check 1 '' 'skjoin: <stdin>:1: bad record: skipped\n' skjoin -A 1 -T t -o o <<<'0000000001	9	x'
 	printf 'x\n' >bad
 	check 1 '' 'skjoin: bad:1: bad totals record\n' skjoin -A 1 -T bad -o o </dev/null
@@ -157,11 +197,24 @@ sketches() {
 	printf '%d\t128\t%d\n' "$n" "$n" >t
 	: >r
 	mkdir o
-	/usr/bin/time -f '%M' -o rss skjoin -K 1 -T t -r r -o o k
+	printf '0\n' >b
+	/usr/bin/time -f '%M' -o rss skjoin -K 0/1 -T t -r r -b b -o o k
 	# the first 128 paired with every later one (join_candidates)
 	[ "$(wc -l <o/pairs.0)" -eq $((128 * 127 / 2 + 128 * (n - 128))) ]
 	# held by all of them: weight 2 / n, sent to each
 	[ "$(wc -l <o/weights.0)" -eq "$n" ]
 	[ "$(sed -n 1p o/weights.0)" = "0000000000	1	00000000000000aa	$n	$n" ]
 	[ "$(cat rss)" -lt 20000 ]
+}
+
+@test "skjoin -K: 600 shards under a soft limit of 256 open files" {
+	ulimit -Sn 256 || skip "cannot lower the limit on open files"
+	[ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 1300 ] || skip "hard limit too low"
+	printf '1\t0\t1\n' >t
+	: >r
+	mkdir o
+	awk 'BEGIN { for (i = 0; i < 600; i++) print 0 }' >b
+	check 0 '' '' skjoin -K 0/600 -T t -r r -b b -o o </dev/null
+	[ -e o/pairs.599 ]
+	[ -e o/weights.599 ]
 }
