@@ -11,7 +11,8 @@
  * those that share one of the JOIN_PREFIX smallest hashes of each. IDs
  * are keys: after loading, no two documents have the same ID (a
  * duplicate in one input is skipped, a query replaces the collection's
- * document).
+ * document). With few hashes, every weight is the one join_int.h
+ * defines, counted by a scan: identical sketches count once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,70 @@ share(const struct join *j, size_t a, size_t b)
 			if (j->hv[j->hoff[a] + i] == j->hv[j->hoff[b] + k])
 				return 1;
 	return 0;
+}
+
+/* Whether the sketches of documents a and b are identical. */
+static int
+same(const struct join *j, size_t a, size_t b)
+{
+	return j->hn[a] == j->hn[b] && j->nsh[a] == j->nsh[b] &&
+	    memcmp(j->hv + j->hoff[a], j->hv + j->hoff[b], j->hn[a] * sizeof *j->hv) == 0;
+}
+
+/* Does document d's sketch hold h? */
+static int
+holds(const struct join *j, size_t d, uint64_t h)
+{
+	unsigned i;
+
+	for (i = 0; i < j->hn[d]; i++)
+		if (j->hv[j->hoff[d] + i] == h)
+			return 1;
+	return 0;
+}
+
+/*
+ * Abort unless each weight is min(1, rarity / (df * ndistinct / c)) over
+ * the distinct sketches (join_int.h), the first of each set of identical
+ * ones standing for it.
+ */
+static void
+checkweights(struct join *j)
+{
+	unsigned char *first = calloc(j->ndocs ? j->ndocs : 1, 1);
+	size_t a, b, d, ndistinct = 0, df, can;
+	unsigned i;
+	uint64_t h, reach;
+	double x;
+	float want;
+
+	if (!first)
+		abort();
+	for (a = 0; a < j->ndocs; a++) {
+		for (b = 0; b < a && !(first[b] && same(j, a, b)); b++)
+			;
+		first[a] = b == a;
+		ndistinct += first[a];
+	}
+	for (d = 0; d < j->ndocs; d++)
+		for (i = 0; i < j->hn[d]; i++) {
+			h = j->hv[j->hoff[d] + i];
+			df = can = 0;
+			for (a = 0; a < j->ndocs; a++) {
+				if (!first[a])
+					continue;
+				reach = j->hn[a] < j->nsh[a] ? j->hv[j->hoff[a] + j->hn[a] - 1] :
+				    UINT64_MAX;
+				can += reach >= h;
+				df += holds(j, a, h);
+			}
+			x = (double)df * (double)ndistinct / (double)can;
+			want = j->opt.rarity == 0 || x <= j->opt.rarity ? 1 :
+			    (float)(j->opt.rarity / x);
+			if (join_weights(j, d)[i] != want)
+				abort();
+		}
+	free(first);
 }
 
 /* A reported pair, as join_pairs gives it (the query first). */
@@ -191,6 +256,8 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			if (!(w[i] > 0 && w[i] <= 1))
 				abort();
 	}
+	if (j->nhv <= 2048)
+		checkweights(j);
 	ps.j = j;
 	join_candidates(j, visitpair, &ps);
 	if (j->ndocs <= JOIN_RUNMAX) {

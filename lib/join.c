@@ -243,20 +243,72 @@ count(struct join *j, uint64_t h)
 	return s ? s->n : 1;
 }
 
+/* Whether the sketches of documents a and b are identical. */
+static int
+samesketch(const struct join *j, size_t a, size_t b)
+{
+	return j->hn[a] == j->hn[b] && j->nsh[a] == j->nsh[b] &&
+	    memcmp(j->hv + j->hoff[a], j->hv + j->hoff[b], j->hn[a] * sizeof *j->hv) == 0;
+}
+
+/*
+ * Mark in repeat every sketch identical to one before it (exact copies of
+ * a page), so that copies count once for the weights and no pair's SIM
+ * depends on how many copies of its pages exist. Each sketch is placed in
+ * a table by a digest under a key drawn for the run, so that no forged
+ * sketches crowd it; sketches of equal digests are compared in full, so
+ * that no collision merges different ones. Returns the number of
+ * distinct sketches.
+ */
+static size_t
+distinct(struct join *j, unsigned char *repeat)
+{
+	uint64_t *digest, k0 = sip_runkey(8), k1 = sip_runkey(9);
+	uint32_t *slot, e;
+	size_t d, i, cap, mask, ndistinct = 0, ndocs = j->ndocs;
+
+	for (cap = 16; cap < 2 * ndocs; cap *= 2)	/* load <= 1/2 */
+		;
+	mask = cap - 1;
+	digest = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *digest);
+	slot = ereallocarray(NULL, cap, sizeof *slot);
+	memset(slot, 0xff, cap * sizeof *slot);	/* UINT32_MAX: empty */
+	for (d = 0; d < ndocs; d++) {
+		digest[d] = siphash(k0, k1 ^ j->nsh[d], j->hv + j->hoff[d],
+		    j->hn[d] * sizeof *j->hv, 1, 3, NULL);
+		repeat[d] = 0;
+		for (i = digest[d] & mask; (e = slot[i]) != UINT32_MAX; i = (i + 1) & mask)
+			if (digest[e] == digest[d] && samesketch(j, e, d)) {
+				repeat[d] = 1;
+				break;
+			}
+		if (!repeat[d]) {
+			slot[i] = (uint32_t)d;
+			ndistinct++;
+		}
+	}
+	free(slot);
+	free(digest);
+	return ndistinct;
+}
+
 /*
  * Count the hashes held by more than one sketch, a sixteenth of them at a
- * time (sorted, then runs), so that memory beyond the sketches stays small.
+ * time (sorted, then runs), so that memory beyond the sketches stays
+ * small: for the candidates, every sketch holding it; for the weights,
+ * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
+ * hashes are all the same: they carry whether the sketch is a repeat, so
+ * that a run of one hash has its distinct sketches first.
  */
 static void
-countshared(struct join *j)
+countshared(struct join *j, const unsigned char *repeat)
 {
 	const uint64_t *hv = j->hv;
-	uint64_t *part, *dup = NULL;
-	size_t parts[PASSES] = { 0 }, most = 0, dupcap = 0, ndup = 0, n, i, k, cap;
-	size_t nhv = j->nhv;
+	uint64_t *part, *dup = NULL, h;
+	size_t parts[PASSES] = { 0 }, most = 0, dupcap = 0, ndup = 0, n, i, k, m, cap, d;
 	unsigned p;
 
-	for (i = 0; i < nhv; i++)
+	for (i = 0; i < j->nhv; i++)
 		parts[hv[i] & (PASSES - 1)]++;
 	for (p = 0; p < PASSES; p++)
 		if (parts[p] > most)
@@ -264,19 +316,23 @@ countshared(struct join *j)
 	part = ereallocarray(NULL, most + 1, sizeof *part);	/* + 1: see the gather */
 	for (p = 0; p < PASSES; p++) {
 		/* without a branch: the part of a hash is as good as random */
-		for (i = n = 0; i < nhv; i++) {
-			part[n] = hv[i];
-			n += (hv[i] & (PASSES - 1)) == p;
-		}
+		for (d = n = 0; d < j->ndocs; d++)
+			for (i = j->hoff[d]; i < j->hoff[d] + j->hn[d]; i++) {
+				part[n] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
+				n += (hv[i] & (PASSES - 1)) == p;
+			}
 		radix_sort64(part, n);
 		for (i = 0; i < n; i = k) {
-			for (k = i + 1; k < n && part[k] == part[i]; k++)
+			h = part[i] & ~(uint64_t)(PASSES - 1);
+			for (m = i; m < n && part[m] == h; m++)
+				;
+			for (k = m; k < n && (part[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
 				;
 			if (k - i < 2)
 				continue;
 			egrow(&dup, &dupcap, ndup + 2, sizeof *dup);
-			dup[ndup++] = part[i];
-			dup[ndup++] = k - i;
+			dup[ndup++] = h | p;
+			dup[ndup++] = m - i;	/* the distinct sketches holding it */
 		}
 	}
 	free(part);
@@ -293,23 +349,25 @@ countshared(struct join *j)
 	free(dup);
 }
 
-/* The sketches' largest hashes, sorted, for the weights. */
+/* The distinct sketches' largest hashes, sorted, for the weights. */
 static void
-reachsort(struct join *j)
+reachsort(struct join *j, const unsigned char *repeat)
 {
-	size_t d, b, ndocs = j->ndocs;
+	size_t d, b, n = 0;
 
-	j->reach = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *j->reach);
-	for (d = 0; d < ndocs; d++)
-		j->reach[d] = j->hn[d] < j->nsh[d] ? j->hv[j->hoff[d] + j->hn[d] - 1] : UINT64_MAX;
-	radix_sort64(j->reach, ndocs);
-	for (j->reachbits = 8; j->reachbits < 24 && (size_t)1 << j->reachbits < ndocs;
+	j->reach = ereallocarray(NULL, j->ndistinct ? j->ndistinct : 1, sizeof *j->reach);
+	for (d = 0; d < j->ndocs; d++)
+		if (!repeat[d])
+			j->reach[n++] = j->hn[d] < j->nsh[d] ?
+			    j->hv[j->hoff[d] + j->hn[d] - 1] : UINT64_MAX;
+	radix_sort64(j->reach, n);
+	for (j->reachbits = 8; j->reachbits < 24 && (size_t)1 << j->reachbits < n;
 	    j->reachbits++)
 		;
 	j->reachidx = ereallocarray(NULL, ((size_t)1 << j->reachbits) + 1, sizeof *j->reachidx);
 	for (b = d = 0; b <= (size_t)1 << j->reachbits; b++) {
 		/* the first hash of bucket b; the last entry is past them all */
-		while (d < ndocs && (b == (size_t)1 << j->reachbits ||
+		while (d < n && (b == (size_t)1 << j->reachbits ||
 		    j->reach[d] >> (64 - j->reachbits) < b))
 			d++;
 		j->reachidx[b] = (uint32_t)d;
@@ -319,11 +377,16 @@ reachsort(struct join *j)
 void
 join_count(struct join *j)
 {
+	/* calloc: every sketch counts when no weight depends on the counts */
+	unsigned char *repeat = ecalloc(j->ndocs ? j->ndocs : 1, 1);
+
 	/* calloc: the pages of documents never verified are never touched */
 	j->wv = ecalloc(j->nhv ? j->nhv : 1, sizeof *j->wv);
-	countshared(j);
+	j->ndistinct = j->opt.rarity > 0 ? distinct(j, repeat) : j->ndocs;
+	countshared(j, repeat);
 	if (j->opt.rarity > 0)
-		reachsort(j);
+		reachsort(j, repeat);
+	free(repeat);
 	radix_free();	/* the sorts are done: their scratch goes before the runs */
 }
 
@@ -388,7 +451,8 @@ reachbelow(const struct join *j, uint64_t h)
 /*
  * A sketch can hold h only if h is at most its largest hash (any sketch of
  * a page with fewer shingles than the size can), so df is the number of
- * sketches holding h, scaled up by the share of sketches that could.
+ * sketches holding h, scaled up by the share of sketches that could;
+ * simjoin counts distinct sketches (join_int.h).
  */
 double
 join_weight(unsigned rarity, uint64_t count, uint64_t ndocs, uint64_t can)
@@ -401,12 +465,17 @@ join_weight(unsigned rarity, uint64_t count, uint64_t ndocs, uint64_t can)
 	return df <= rarity ? 1 : rarity / df;
 }
 
+/*
+ * The weight of hash h: min(1, rarity / df), where df estimates the number
+ * of distinct pages holding its shingle (join_int.h).
+ */
 static double
 weight(struct join *j, uint64_t h)
 {
 	if (j->opt.rarity == 0)
 		return 1;
-	return join_weight(j->opt.rarity, count(j, h), j->ndocs, j->ndocs - reachbelow(j, h));
+	return join_weight(j->opt.rarity, count(j, h), j->ndistinct,
+	    j->ndistinct - reachbelow(j, h));
 }
 
 static int

@@ -57,8 +57,11 @@ void join_end(struct join *j);
 /*
  * Document frequencies: count the hashes held by more than one sketch,
  * and the sketches' reach (the largest hash each could hold), for the
- * weights. Memory beyond the sketches stays small: the hashes are
- * counted a sixteenth at a time, by their low 4 bits.
+ * weights, over distinct sketches: identical sketches (exact copies of a
+ * page) count once, so that a pair's SIM does not depend on how many
+ * copies of its pages exist (join_int.h says exactly what is counted).
+ * Memory beyond the sketches stays small: the hashes are counted a
+ * sixteenth at a time, by their low 4 bits.
  */
 void join_count(struct join *j);
 
@@ -88,7 +91,8 @@ int join_similar(struct join *j, uint32_t a, uint32_t b, double *sim);
 /*
  * The weight of a hash held by count of ndocs sketches, can of them able
  * to hold it (their largest hash is at least it): min(1, rarity / df), df
- * = count * ndocs / can, the documents estimated to hold its shingle.
+ * = count * ndocs / can, the documents estimated to hold its shingle. The
+ * sketches are the distinct ones (join_int.h).
  */
 double join_weight(unsigned rarity, uint64_t count, uint64_t ndocs, uint64_t can);
 

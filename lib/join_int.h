@@ -10,11 +10,31 @@
 #include "wtab.h"
 
 /*
+ * The counts behind the weights (join_count), over the documents loaded
+ * after join_end (in a query run, the collection and the queries, after
+ * the replacement). Two sketches are identical if they have the same
+ * number of shingles and the same hashes; a set of identical sketches
+ * (exact copies of a page) counts once, so that no weight, and no SIM,
+ * depends on how many copies of a page exist:
+ *	ndistinct	the number of distinct sketches;
+ *	df of a hash	the number of distinct sketches holding it
+ *			(join_shared.n; 1 if it has no slot);
+ *	reach		the largest hash each distinct sketch could hold:
+ *			its last hash if it is cut, else UINT64_MAX (a
+ *			whole sketch holds every hash of its page).
+ * A hash h weighs min(1, rarity / (df * ndistinct / c)), c the number of
+ * distinct sketches whose reach is at least h; 1 with rarity 0.
+ * A join split over processes must count the same way to give the same
+ * weights.
+ */
+
+/*
  * A hash held by more than one sketch, in an open-addressing table (h 0
  * an empty slot; the hash 0 has a slot of its own): the number of
- * sketches holding it, for its weight, and where its candidate run is:
- * the documents that hold it among their JOIN_PREFIX smallest and may
- * pair, in input order, post[end - ncand .. end).
+ * distinct sketches holding it, for its weight, and where its candidate
+ * run is: the documents (copies too) that hold it among their
+ * JOIN_PREFIX smallest and may pair, in input order, post[end - ncand ..
+ * end).
  */
 struct join_shared {
 	uint64_t h;
@@ -51,7 +71,8 @@ struct join {
 	size_t sharedmask;
 	uint64_t sharedk0, sharedk1;
 	uint32_t *post;		/* the candidate runs */
-	uint64_t *reach;	/* each sketch's largest hash it could hold, sorted */
+	size_t ndistinct;	/* distinct sketches, for the weights (above) */
+	uint64_t *reach;	/* each distinct sketch's largest hash it could hold, sorted */
 	uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
 	unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
 	float *wv;		/* the weights of hv, 0 until a document's are needed */

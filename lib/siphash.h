@@ -158,7 +158,7 @@ siphash13_u64(uint64_t k0, uint64_t k1, uint64_t v)
  * layout, which still differ from run to run. Each table that must not be
  * flooded takes its own words. Nothing a tool writes may depend on them.
  */
-#define SIP_RUNKEYS	8
+#define SIP_RUNKEYS	10
 uint64_t sip_runkey(unsigned i);
 
 /* SipHash-2-4, and SipHash-2-4-128 into out[2]. */

@@ -104,3 +104,20 @@ course() {
 firstblock() {
 	awk 'NR > 1 && !/^[0-9]+:/ { exit } { print }' "$1"
 }
+
+# ourprocs NAME: print the PIDs of live processes running a path that ends
+# in /NAME in this test's working directory (read from Linux /proc; none
+# where there is no /proc), so that a test can see what it left running.
+ourprocs() {
+	local d pid
+
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[ "$(readlink "$d/cwd" 2>/dev/null)" = "$BATS_TEST_TMPDIR" ] || continue
+		[ "$(cut -d ' ' -f 3 "$d/stat" 2>/dev/null)" != Z ] || continue
+		tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q -- "/$1 " || continue
+		case $pid in "$$" | "$BASHPID") continue ;; esac
+		echo "$pid"
+	done
+	return 0
+}

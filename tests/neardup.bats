@@ -68,8 +68,8 @@ setup() {
 	check 0 "$pairs" '' neardup -m 76 docs
 	# words: 78 distinct in a and a2 together, 76 shared
 	check 0 'docs/a.txt\tdocs/a2.txt\t0.9744\ndocs/b.txt\tdocs/b2.txt\t1.0000\n' '' neardup -k 1 docs
-	# 16-hash sketches estimate the 0.8765
-	check 0 'docs/a.txt\tdocs/a2.txt\t0.8739\ndocs/b.txt\tdocs/b2.txt\t1.0000\n' '' neardup -n 16 docs
+	# 16-hash sketches estimate the 0.8765 (b2 and s2, copies, count once)
+	check 0 'docs/a.txt\tdocs/a2.txt\t0.8734\ndocs/b.txt\tdocs/b2.txt\t1.0000\n' '' neardup -n 16 docs
 }
 
 @test "neardup: a template four pages share counts less (-d)" {
@@ -483,8 +483,10 @@ fake() {
 	touch stop
 	wait "$reader"
 	[ ! -e failed ] || { cat failed >&2; false; }
-	# the next run removes what the killed ones left
+	# a writer whose ndstate was killed stopped, every stage with it
 	sleep 0.5
+	check 0 '' '' ourprocs neardup
+	# the next run removes what the killed ones left
 	check 0 "$pairs" '' neardup -o st docs
 	check 0 'current\nlock\n' '' sh -c 'ls -A st | grep -v "^v\.[0-9]*$"'
 	check 0 '1\n' '' sh -c 'ls -A st | grep -c "^v\."'
@@ -718,4 +720,37 @@ interrupt() {
 	cp docs/a.txt docs/a2.txt bin/
 	check 0 'bin/a.txt\tbin/a2.txt\t0.8765\n' '' neardup bin
 	check 0 'bin/a.txt\tbin/a2.txt\t0.7849\nbin/cp1\tbin/cp2\t1.0000\n' '' neardup -b bin
+}
+
+# rewrite N: docs/ with p.txt (400 words), its edit e.txt (words 10, 30,
+# ... replaced: 5%), u1.txt to u3.txt unrelated, and N exact copies of p.
+rewrite() {
+	local i
+
+	rm -rf docs
+	mkdir docs
+	gendoc 5 400 >docs/p.txt
+	awk '{ for (i = 10; i <= NF; i += 20) $i = "edited" i; print }' docs/p.txt >docs/e.txt
+	for i in 1 2 3; do
+		gendoc $((20 + i)) 400 >docs/u$i.txt
+	done
+	for i in $(seq "$1"); do
+		cp docs/p.txt "docs/p$i.txt"
+	done
+}
+
+@test "neardup: exact copies count once: a pair's SIM does not depend on them (issue 18.1)" {
+	local n
+
+	for n in 0 5 30; do
+		rewrite $n
+		neardup docs >out$n
+		check 0 'docs/e.txt\tdocs/p.txt\t0.6016\n' '' awk '$2 == "docs/p.txt"' out$n
+		neardup -o st docs/p*.txt docs/u*.txt >/dev/null
+		# the edit is paired with p and each copy, each at the same SIM
+		neardup -q st docs/e.txt >q$n
+		check 0 "$((n + 1)) 0.6016\n" '' awk '{ n++; s[$3] } END { for (x in s) print n, x }' q$n
+	done
+	# with 30 copies the edit is still paired with p: p is not kept too
+	check 0 'docs/e.txt\ndocs/u1.txt\ndocs/u2.txt\ndocs/u3.txt\n' '' neardup -u docs
 }

@@ -148,10 +148,11 @@ setup() {
 		sk N2 10 61 62 63 64 65 66 67 68 69 70
 		sk C 10 21 22 23 24 25 26 27 28 29 30
 	} >q.sk
-	# the query C replaces the collection's C (an ID is a key)
-	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\n' '' simjoin -q q.sk coll.sk
+	# the query C replaces the collection's C (an ID is a key); A2 is a
+	# copy of A, counted once: hashes 1 to 9 in 2 distinct sketches, 9 / 11
+	check 0 'B\tA\t0.8182\nB\tA2\t0.8182\nN2\tN\t1.0000\n' '' simjoin -q q.sk coll.sk
 	check 0 'N\nC\n' '' simjoin -u -q q.sk coll.sk
-	check 0 'B\tA\t0.7500\nB\tA2\t0.7500\nN2\tN\t1.0000\n' '' simjoin -q - coll.sk <q.sk
+	check 0 'B\tA\t0.8182\nB\tA2\t0.8182\nN2\tN\t1.0000\n' '' simjoin -q - coll.sk <q.sk
 	check 0 'B\nN\nC\n' '' simjoin -u -q q.sk /dev/null
 	check 0 '' '' simjoin -q /dev/null coll.sk
 }
@@ -253,6 +254,36 @@ simjoin: bad.sk:15: $badlist
 	devfull simjoin w.sk
 	devfull simjoin -g w.sk
 	devfull simjoin -u w.sk
+}
+
+# copies N: w.sk's A, B and D (hash 1 in 3 sketches weighs 2/3: 8.6667 /
+# 10.6667), with N exact copies of A after them.
+copies() {
+	local i
+
+	awk '$1 != "C" && $1 != "E"' w.sk
+	for i in $(seq "$1"); do
+		sk "A$i" 10 1 2 3 4 5 6 7 8 9 10
+	done
+}
+
+@test "simjoin: exact copies count once: a pair's SIM does not depend on them (issue 18.1)" {
+	local n
+
+	for n in 0 5 30; do
+		copies $n >c$n.sk
+		simjoin -t 0 c$n.sk >out$n
+		check 0 'A\tB\t0.8125\nA\tD\t0.0357\n' '' awk '$1 == "A" && $2 !~ /^A/' out$n
+		# as queries: the copies in the collection, or among the queries
+		awk '$1 == "B"' c$n.sk >b.sk
+		awk '$1 != "B"' c$n.sk >coll.sk
+		simjoin -q b.sk coll.sk >out$n
+		check 0 'B\tA\t0.8125\n' '' awk '$1 == "B" && $2 == "A"' out$n
+		awk '$1 == "B" || $1 ~ /^A[0-9]/' c$n.sk >q.sk
+		awk '$1 == "A" || $1 == "D"' c$n.sk >coll.sk
+		simjoin -q q.sk coll.sk >out$n
+		check 0 'B\tA\t0.8125\n' '' awk '$1 == "B" && $2 == "A"' out$n
+	done
 }
 
 @test "simjoin: 3000 identical documents: each paired with the first 128" {
