@@ -189,9 +189,14 @@ faults() {
 @test "neardup -E local: a task that fails and a task killed run again: the same pairs" {
 	faults
 	echo "neardup: stage keys failed (status 3)" >want.err
-	cmpout 0 ../ref.pairs want.err env PATH="$PWD/faults:$PATH" neardup -P 8 docs
-	[ -d once/keys ]
-	[ -d once/map ]
+	# (three rounds: the shell's word "Killed" on a killed task came now and then)
+	for round in 1 2 3; do
+		rm -rf once
+		mkdir once
+		cmpout 0 ../ref.pairs want.err env PATH="$PWD/faults:$PATH" neardup -P 8 docs
+		[ -d once/keys ]
+		[ -d once/map ]
+	done
 }
 
 @test "neardup -E parallel:FILE -P 8: the pairs, -c and -u of one run, on both hosts" {
