@@ -26,6 +26,7 @@ enum { KSKETCH = '0', KWEIGHT = '1', KPAIR = '2' };
 struct out {
 	struct afile a;
 	struct obuf b;
+	char *path;
 };
 
 static int
@@ -38,6 +39,7 @@ outopen(struct out *o, const char *dir, const char *name, unsigned q, int number
 	else
 		sprintf(path, "%s/%s", dir, name);
 	memset(&o->b, 0, sizeof o->b);
+	o->path = path;
 	if (!afile_open(&o->a, path)) {
 		free(path);
 		return 1;
@@ -60,7 +62,7 @@ outclose(struct out *o)
 	outflush(o, 1);
 	free(o->b.p);
 	ret = afile_close(&o->a, 0);
-	free((char *)o->a.path);
+	free(o->path);
 	return ret;
 }
 
@@ -76,7 +78,7 @@ outsopen(const char *dir, const char *name, unsigned n)
 			continue;
 		while (q-- > 0) {
 			afile_close(&o[q].a, 1);
-			free((char *)o[q].a.path);
+			free(o[q].path);
 		}
 		free(o);
 		return NULL;
@@ -566,7 +568,8 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 	for (q = 0; q < n; q++) {
 		struct keys *p = &part[q];
 
-		qsort(p->k, p->n, sizeof *p->k, cmpkey);
+		if (p->n)	/* (an empty partition has no array) */
+			qsort(p->k, p->n, sizeof *p->k, cmpkey);
 		for (m = 0; m < p->n; m++) {
 			addhash(&keys[q].b, p->k[m].h);
 			obuf_addc(&keys[q].b, '\t');
