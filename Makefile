@@ -25,7 +25,7 @@ STATIC := $(shell printf 'int main(void) { return 0; }\n' | \
 # new file there needs no edit here.
 BUILD = build
 TOOLS = docsplit wordfreq topn fphash hamq fmtresult fpcluster htmltext paireval \
-	parsplit parjoin sketch simjoin ndstate skidx
+	parsplit parjoin sketch simjoin ndstate skidx skjoin
 LIBSRC = $(wildcard lib/*.c)
 LIBHDR = $(wildcard lib/*.h)
 LIBOBJ = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
@@ -36,7 +36,7 @@ DEVTOOLS = gencorpus genhash genfp hixforge wtabstat genedits sipvec gendocs fif
 MAN1 = man/docsplit.1 man/wordfreq.1 man/topn.1 man/fphash.1 man/hamq.1 \
 	man/fmtresult.1 man/simtool.1 man/fpcluster.1 man/htmltext.1 \
 	man/paireval.1 man/parsplit.1 man/parjoin.1 man/sketch.1 man/simjoin.1 \
-	man/neardup.1 man/ndstate.1 man/skidx.1
+	man/neardup.1 man/ndstate.1 man/skidx.1 man/skjoin.1
 MAN5 = man/simrec.5 man/hixfile.5 man/skidx.5
 MAN7 = man/simtool.7
 
@@ -78,7 +78,7 @@ endif
 # lint: the bats files hold no assertion that cannot fail (tests/lint-tests),
 # the man pages are clean for mandoc, and the shell scripts for shellcheck
 # (as POSIX sh, warnings and errors).
-SHSCRIPTS = $(SCRIPTS:%=pipelines/%) pipelines/pipeline.sh demo/neardup.sh tests/run tests/lint-tests \
+SHSCRIPTS = $(SCRIPTS:%=pipelines/%) pipelines/ndshard pipelines/pipeline.sh demo/neardup.sh tests/run tests/lint-tests \
 	tests/valgrind fuzz/run
 lint:
 	@sh tests/lint-tests && echo "tests/lint-tests: clean"
@@ -177,7 +177,7 @@ install: $(BINS)
 		sed "s|^pipelib=''|pipelib='$(DATADIR)/pipeline.sh'|" pipelines/$$s \
 			>$(DESTDIR)$(BINDIR)/$$s && chmod 755 $(DESTDIR)$(BINDIR)/$$s || exit 1; \
 	done
-	cp $(SCRIPTS:%=pipelines/%.mk) pipelines/pipeline.sh $(DESTDIR)$(DATADIR)/
+	cp $(SCRIPTS:%=pipelines/%.mk) pipelines/pipeline.sh pipelines/ndshard $(DESTDIR)$(DATADIR)/
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/

@@ -633,7 +633,7 @@ main(int argc, char *argv[])
 			if (!(slash = strchr(optarg, '/')))
 				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", optarg);
 			*slash = '\0';
-			deal.parts = (unsigned)estrtonum(slash + 1, 1, 64, "parts");
+			deal.parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
 			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");
 			break;
 		case 't':

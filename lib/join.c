@@ -501,20 +501,33 @@ reachbelow(const struct join *j, uint64_t h)
 {
 	size_t b = (size_t)(h >> (64 - j->reachbits)), lo = j->reachidx[b];
 
-	return lo + radix_lower(j->reach + lo, j->reachidx[b + 1] - lo, h);
+	return lo + radix_lowerbound64(j->reach + lo, j->reachidx[b + 1] - lo, h);
+}
+
+/*
+ * A sketch can hold h only if h is at most its largest hash (any sketch of
+ * a page with fewer shingles than the size can), so df is the number of
+ * sketches holding h, scaled up by the share of sketches that could;
+ * simjoin counts distinct sketches (join_int.h).
+ */
+double
+join_weight(unsigned rarity, uint64_t count, uint64_t ndocs, uint64_t can)
+{
+	double df;
+
+	if (rarity == 0)
+		return 1;
+	df = (double)count * (double)ndocs / (double)can;
+	return df <= rarity ? 1 : rarity / df;
 }
 
 /*
  * The weight of hash h: min(1, rarity / df), where df estimates the number
- * of distinct pages holding its shingle (join_int.h). A sketch can hold h
- * only if h is at most its largest hash (any sketch of a page with fewer
- * shingles than the size can), so df is the number of distinct sketches
- * holding h, scaled up by the share of distinct sketches that could.
+ * of distinct pages holding its shingle (join_int.h).
  */
 static double
 weight(struct join *j, size_t d, unsigned k, uint64_t h)
 {
-	double df, can;
 	uint64_t n;
 	size_t b;
 	unsigned rarity = j->opt.rarity;
@@ -526,25 +539,8 @@ weight(struct join *j, size_t d, unsigned k, uint64_t h)
 	if (j->ext && j->ext->bound && (b = j->ext->bound(j->ext->ctx, h)) < j->ndistinct &&
 	    (double)n * (double)j->ndistinct / (double)(j->ndistinct - b) <= rarity)
 		return 1;
-	can = (double)(j->ndistinct - (j->ext ? j->ext->below(j->ext->ctx, h) : reachbelow(j, h)));
-	df = (double)n * (double)j->ndistinct / can;
-	return df <= rarity ? 1 : rarity / df;
-}
-
-/* The first index of sorted run[0..n) holding a document >= d. */
-static size_t
-position(const uint32_t *run, size_t n, uint32_t d)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (run[mid] < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return join_weight(rarity, n, j->ndistinct,
+	    j->ndistinct - (j->ext ? j->ext->below(j->ext->ctx, h) : reachbelow(j, h)));
 }
 
 static int
@@ -579,7 +575,7 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 			if (!(s = findshared(j, j->hv[j->hoff[d] + m])) || s->ncand < 2)
 				continue;
 			run = j->post + s->end - s->ncand;
-			k = position(run, s->ncand, (uint32_t)d);
+			k = radix_lowerbound32(run, s->ncand, (uint32_t)d);
 			/*
 			 * In query mode d is the later of a pair: those before it
 			 * among the first RUNMAX; else the earlier: those after it
@@ -643,12 +639,13 @@ join_weights(struct join *j, size_t d)
  * similarity, *nshared the hashes in both, *nunion those of the union.
  */
 static void
-estimate(struct join *j, size_t a, size_t b, double *sim, unsigned *nshared, unsigned *nunion)
+estimate(const struct join_sketch *a, const struct join_sketch *b, unsigned size, double *sim,
+    unsigned *nshared, unsigned *nunion)
 {
-	const uint64_t *x = j->hv + j->hoff[a], *y = j->hv + j->hoff[b];
-	const float *wx = join_weights(j, a), *wy = join_weights(j, b);
-	unsigned i = 0, k = 0, u = 0, both = 0, lim = j->size ? j->size : UINT_MAX;
-	unsigned na = j->hn[a], nb = j->hn[b];
+	const uint64_t *x = a->h, *y = b->h;
+	const float *wx = a->w, *wy = b->w;
+	unsigned i = 0, k = 0, u = 0, both = 0, lim = size ? size : UINT_MAX;
+	unsigned na = a->n, nb = b->n;
 	double num = 0, den = 0;
 
 	/*
@@ -677,27 +674,45 @@ estimate(struct join *j, size_t a, size_t b, double *sim, unsigned *nshared, uns
 }
 
 int
-join_similar(struct join *j, uint32_t a, uint32_t b, double *sim)
+join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch *a,
+    const struct join_sketch *b, double *sim)
 {
-	const uint64_t *nsh = j->nsh;
 	unsigned both, u;
 	uint64_t small;
 
-	if (nsh[a] < j->opt.minsize || nsh[b] < j->opt.minsize)
+	if (a->nsh < opt->minsize || b->nsh < opt->minsize)
 		return 0;
-	estimate(j, a, b, sim, &both, &u);
-	if (*sim >= j->opt.thresh)
+	estimate(a, b, size, sim, &both, &u);
+	if (*sim >= opt->thresh)
 		return 1;
-	if (j->opt.cthresh < 0 || both == 0)
+	if (opt->cthresh < 0 || both == 0)
 		return 0;
 	/*
 	 * |A & B| = J (|A| + |B|) / (1 + J), J = both / u, compared with
 	 * the smaller set multiplied out, without a division, so that a
 	 * containment of exactly the limit is not lost to rounding.
 	 */
-	small = nsh[a] < nsh[b] ? nsh[a] : nsh[b];
-	return (double)both * (double)(nsh[a] + nsh[b]) >=
-	    j->opt.cthresh * (double)small * (double)(u + both);
+	small = a->nsh < b->nsh ? a->nsh : b->nsh;
+	return (double)both * (double)(a->nsh + b->nsh) >=
+	    opt->cthresh * (double)small * (double)(u + both);
+}
+
+int
+join_similar(struct join *j, uint32_t a, uint32_t b, double *sim)
+{
+	struct join_sketch x, y;
+
+	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize)
+		return 0;
+	x.h = j->hv + j->hoff[a];
+	x.w = join_weights(j, a);
+	x.n = j->hn[a];
+	x.nsh = j->nsh[a];
+	y.h = j->hv + j->hoff[b];
+	y.w = join_weights(j, b);
+	y.n = j->hn[b];
+	y.nsh = j->nsh[b];
+	return join_verify(&j->opt, j->size, &x, &y, sim);
 }
 
 /* Where join_pairs and join_clusters take a verified pair. */

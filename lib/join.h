@@ -97,6 +97,30 @@ void join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *c
 int join_similar(struct join *j, uint32_t a, uint32_t b, double *sim);
 
 /*
+ * The weight of a hash held by count of ndocs sketches, can of them able
+ * to hold it (their largest hash is at least it): min(1, rarity / df), df
+ * = count * ndocs / can, the documents estimated to hold its shingle. The
+ * sketches are the distinct ones (join_int.h).
+ */
+double join_weight(unsigned rarity, uint64_t count, uint64_t ndocs, uint64_t can);
+
+/* A sketch as the verification sees it: n hashes h, ascending, their weights w. */
+struct join_sketch {
+	const uint64_t *h;
+	const float *w;
+	unsigned n;
+	uint64_t nsh;		/* distinct shingles */
+};
+
+/*
+ * join_similar of two sketches given whole, size the size of the cut
+ * sketches (0 if none is): the one verification, for simjoin and the
+ * sharded join (skjoin.h) alike.
+ */
+int join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch *a,
+    const struct join_sketch *b, double *sim);
+
+/*
  * Call pair(first, second, sim, ctx) for each reported pair, in output
  * order; in a query run first is the query.
  */

@@ -74,7 +74,22 @@ radix_sort64kv(uint64_t *v, size_t n)
 }
 
 size_t
-radix_lower(const uint64_t *v, size_t n, uint64_t x)
+radix_lowerbound64(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+radix_lowerbound32(const uint32_t *v, size_t n, uint32_t x)
 {
 	size_t lo = 0, hi = n, mid;
 

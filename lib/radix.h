@@ -19,8 +19,9 @@ void radix_sort64(uint64_t *v, size_t n);
  */
 void radix_sort64kv(uint64_t *v, size_t n);
 
-/* The first index of ascending v[0..n) holding a value >= x (n if none). */
-size_t radix_lower(const uint64_t *v, size_t n, uint64_t x);
+/* The first index of sorted v[0..n) holding a value >= x (n if none): a binary search. */
+size_t radix_lowerbound64(const uint64_t *v, size_t n, uint64_t x);
+size_t radix_lowerbound32(const uint32_t *v, size_t n, uint32_t x);
 
 /*
  * The sorts keep their scratch array (8 bytes a key, 16 a record, of the

@@ -227,7 +227,7 @@ getdoc(const struct skidx *x, uint64_t g, struct sketch *s)
 static int
 isdead(const struct skidx *x, uint64_t g)
 {
-	size_t k = radix_lower(x->dead, x->ndead, g);
+	size_t k = radix_lowerbound64(x->dead, x->ndead, g);
 
 	return k < x->ndead && x->dead[k] == g;
 }
@@ -512,7 +512,7 @@ struct plan {
 static int
 replaced(const struct plan *pl, uint64_t g)
 {
-	size_t k = radix_lower(pl->dead, pl->ndead, g);
+	size_t k = radix_lowerbound64(pl->dead, pl->ndead, g);
 
 	return k < pl->ndead && pl->dead[k] == g;
 }
@@ -800,8 +800,8 @@ cbelow(void *ctx, uint64_t h)
 {
 	const struct plan *pl = ctx;
 	const struct skidx *x = pl->x;
-	int64_t c = (int64_t)radix_lower(pl->radd, pl->nadd, h) -
-	    (int64_t)radix_lower(pl->rrem, pl->nlost, h);
+	int64_t c = (int64_t)radix_lowerbound64(pl->radd, pl->nadd, h) -
+	    (int64_t)radix_lowerbound64(pl->rrem, pl->nlost, h);
 	unsigned sg;
 
 	for (sg = 0; x && sg < x->nseg; sg++)
@@ -816,8 +816,8 @@ cbound(void *ctx, uint64_t h)
 {
 	const struct plan *pl = ctx;
 	const struct skidx *x = pl->x;
-	int64_t c = (int64_t)radix_lower(pl->radd, pl->nadd, h) -
-	    (int64_t)radix_lower(pl->rrem, pl->nlost, h);
+	int64_t c = (int64_t)radix_lowerbound64(pl->radd, pl->nadd, h) -
+	    (int64_t)radix_lowerbound64(pl->rrem, pl->nlost, h);
 	const struct map *a, *r;
 	uint64_t ba, br, ea, sr;
 	unsigned sg;

@@ -611,8 +611,8 @@ b'
 	check 2 '' "$u" docsplit -j -p 0/2 in
 	check 2 '' "docsplit: part '1' is invalid (part/parts)\n" docsplit -f -p 1 in
 	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in
-	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 64)\n" docsplit -f -p 0/0 in
-	check 2 '' "docsplit: parts '65' is too large (allowed: 1 to 64)\n" docsplit -f -p 0/65 in
+	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 4096)\n" docsplit -f -p 0/0 in
+	check 2 '' "docsplit: parts '4097' is too large (allowed: 1 to 4096)\n" docsplit -f -p 0/4097 in
 }
 
 # ---- Listing (-n): one walk, dealt out to parts ----

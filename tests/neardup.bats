@@ -5,7 +5,7 @@
 load helper
 load neardocs
 
-u='usage: neardup [-bcuvwz] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-e extract] [-k words] [-m minsize] [-n size] [-t threshold] [file ...]\n'
+u='usage: neardup [-bcuvwz] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-E engine] [-e extract] [-k words] [-m minsize] [-n size] [-P shards] [-t threshold] [-W dir] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
@@ -773,6 +773,9 @@ chain() {
 	check 0 'chain/a.txt\tchain/b.txt\t0.3438\nchain/b.txt\tchain/c.txt\t0.3438\n' '' neardup chain
 	check 0 'chain/a.txt\tchain/a.txt\nchain/b.txt\tchain/a.txt\nchain/c.txt\tchain/a.txt\n' '' neardup -c chain
 	check 0 'chain/a.txt\nchain/c.txt\n' '' neardup -u chain
+	# the join in shards keeps the same
+	check 0 'chain/a.txt\nchain/c.txt\n' '' neardup -u -P 2 chain
+	check 0 'chain/a.txt\tchain/a.txt\nchain/b.txt\tchain/a.txt\nchain/c.txt\tchain/a.txt\n' '' neardup -c -P 3 chain
 	# a kept collection counts as kept
 	neardup -o st chain/a.txt >/dev/null
 	check 0 'chain/c.txt\n' '' neardup -u -q st chain/b.txt chain/c.txt
