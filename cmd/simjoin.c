@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -93,15 +92,6 @@ flushout(void)
 		obuf_flush(&out, stdout);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * -v: a line of progress; on a terminal redrawn in place, padded to the
  * widest drawn before (no terminal control sequence needed).
@@ -146,7 +136,7 @@ tick(size_t done, size_t total, void *ctx)
 		say(1, "paired %zu documents", total);
 		return;
 	}
-	if (!prog.tty || (t = now()) - prog.tlast < 0.25)
+	if (!prog.tty || (t = monoseconds()) - prog.tlast < 0.25)
 		return;
 	prog.tlast = t;
 	say(0, "pairing %zu of %zu documents, %.0f%%", done, total,
@@ -243,10 +233,6 @@ putdoc(uint32_t d, uint32_t root, void *ctx)
 }
 
 /*
- * A fraction from 0 to 1 (estrtofrac) as a double: the exact decimal
- * divided by FRAC_ONE, both exact in a double, rounds as strtod would.
- */
-/*
  * -x: the queries against the kept collection of an index ("-": standard
  * input): only the kept documents they may pair with are read.
  */
@@ -274,12 +260,6 @@ queryindex(int *ret)
 	return j;
 }
 
-static double
-fraction(const char *s, const char *what)
-{
-	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
-}
-
 static const char synopsis[] =
     "[-giuvz] [-c containment] [-d rarity] [-L length] [-m minsize] [-q queries] "
     "[-t threshold] [-x index] [file ...]";
@@ -303,7 +283,7 @@ main(int argc, char *argv[])
 			length = (uint64_t)estrtonum(optarg, 1, INT64_MAX, "length");
 			break;
 		case 'c':
-			opt.cthresh = fraction(optarg, "containment");
+			opt.cthresh = estrtofracd(optarg, "containment");
 			break;
 		case 'd':
 			opt.rarity = (unsigned)estrtonum(optarg, 0, 1000000, "rarity");
@@ -323,7 +303,7 @@ main(int argc, char *argv[])
 			qfile = optarg;
 			break;
 		case 't':
-			opt.thresh = fraction(optarg, "threshold");
+			opt.thresh = estrtofracd(optarg, "threshold");
 			break;
 		case 'u':
 			uflag = 1;

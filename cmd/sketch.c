@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "rdr.h"
@@ -27,15 +26,6 @@ static struct {
 	double tcount;
 } prog = { .countfd = -1 };
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Documents done and their rate, at most once a second, and at the end. */
 static void
 progress(int end)
@@ -44,7 +34,7 @@ progress(int end)
 
 	if (!end && (!prog.tty || (prog.ndocs & 1023)))
 		return;
-	t = now();
+	t = monoseconds();
 	if (!end && t - prog.tlast < 1)
 		return;
 	prog.tlast = t;
@@ -65,7 +55,7 @@ putcount(int end)
 
 	if (!end && (prog.ndocs & 63))
 		return;
-	t = now();
+	t = monoseconds();
 	if (!end && t - prog.tcount < 0.25)
 		return;
 	prog.tcount = t;
@@ -146,7 +136,7 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	build = skb_new(kwords, size, seed);
-	prog.tstart = prog.tlast = now();
+	prog.tstart = prog.tlast = monoseconds();
 	prog.tty = isatty(2);
 	if (argc == 0)
 		ret |= sketchfile("-");

@@ -25,12 +25,6 @@ static const char *reach;	/* -r */
 static const char *totals;	/* -T */
 static const char *pairs;	/* -p: the pairs (-g, -u) or the sketches sent (-B) */
 
-static double
-fraction(const char *s, const char *what)
-{
-	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
-}
-
 /* Line i + 1 of the bases file: the reaches below range i. */
 static int
 loadbase(const char *path, unsigned i, uint64_t *v)
@@ -162,7 +156,7 @@ main(int argc, char *argv[])
 			totals = optarg;
 			break;
 		case 'c':
-			opt.cthresh = fraction(optarg, "containment");
+			opt.cthresh = estrtofracd(optarg, "containment");
 			break;
 		case 'd':
 			opt.rarity = (unsigned)estrtonum(optarg, 0, 1000000, "rarity");
@@ -185,7 +179,7 @@ main(int argc, char *argv[])
 			reach = optarg;
 			break;
 		case 't':
-			opt.thresh = fraction(optarg, "threshold");
+			opt.thresh = estrtofracd(optarg, "threshold");
 			break;
 		case 'x':
 			repeats = optarg;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -244,6 +245,21 @@ estrtofrac(const char *s, const char *what)
 		enprintf(EXIT_USAGE, "%s '%s' is %s (allowed: a decimal fraction from 0 "
 		    "to 1, at most 15 decimals)", what, s, errstr);
 	return v;
+}
+
+double
+estrtofracd(const char *s, const char *what)
+{
+	return (double)estrtofrac(s, what) / (double)FRAC_ONE;
+}
+
+double
+monoseconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int

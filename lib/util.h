@@ -51,6 +51,15 @@ unsigned long long parsefracn(const char *s, size_t n, const char **errstr);
 /* parsefracn of a string, or a usage error naming what the fraction is for. */
 unsigned long long estrtofrac(const char *s, const char *what);
 
+/*
+ * estrtofrac as a double: the exact decimal divided by FRAC_ONE, both
+ * exact in a double, rounds as strtod would.
+ */
+double estrtofracd(const char *s, const char *what);
+
+/* Seconds on the monotonic clock, for rates and progress. */
+double monoseconds(void);
+
 /* Flush and close fp; report a failure naming name. Returns 0 or 1 (for the exit status). */
 int fshut(FILE *fp, const char *name);
 
