@@ -237,7 +237,7 @@ putdoc(uint32_t d, uint32_t root, void *ctx)
  * input): only the kept documents they may pair with are read.
  */
 static struct join *
-queryindex(int *ret)
+queryindex(struct skidx **xp, int *ret)
 {
 	struct skidx *x;
 	struct join *b, *j;
@@ -246,7 +246,7 @@ queryindex(int *ret)
 
 	if (strcmp(xfile, "-") && (fd = open(xfile, O_RDONLY | O_CLOEXEC)) < 0)
 		eprintf("%s:", xfile);
-	if (!(x = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
+	if (!(x = *xp = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
 		exit(1);
 	b = join_new(&opt);
 	skidx_size(x, &size, &maxwhole);
@@ -256,7 +256,7 @@ queryindex(int *ret)
 	if (!(j = skidx_query(x, b, &opt)))
 		exit(1);
 	join_free(b);
-	/* the index stays mapped while j is used: the process ends then */
+	/* the index stays mapped while j is used: closed after it */
 	return j;
 }
 
@@ -274,6 +274,7 @@ int
 main(int argc, char *argv[])
 {
 	struct join *j;
+	struct skidx *index = NULL;	/* -x */
 	int c, ret = 0;
 
 	argv0 = "simjoin";
@@ -350,7 +351,7 @@ main(int argc, char *argv[])
 
 	setupstdout();
 	if (xfile) {
-		j = queryindex(&ret);
+		j = queryindex(&index, &ret);
 		goto output;
 	}
 	j = join_new(&opt);
@@ -383,6 +384,8 @@ output:
 	free(idbuf.p);
 	free(nulids);
 	join_free(j);
+	if (index)
+		skidx_close(index);
 	ret |= fshut(stdout, "<stdout>");
 	return ret;
 }
