@@ -31,17 +31,16 @@ sigpipe() {
 # directory of /tmp that nobody can read: the checkout may be under one
 # only root can enter, as /root is.
 asuser() {
-	local tools st=0 t
+	local tools st=0
 
 	if [ "$(id -u)" -ne 0 ]; then
 		"$@"
 		return
 	fi
 	tools=$(mktemp -d /tmp/asuser.XXXXXX) || return 1
+	# every tool, so that a stage added to a script is there too
 	cp -- "$(dirname -- "$(command -v neardup)")"/* "$tools"/
-	for t in docsplit htmltext sketch simjoin ndstate; do
-		cp -- "$(command -v "$t")" "$tools"/
-	done
+	cp -- "$(dirname -- "$(command -v docsplit)")"/* "$tools"/
 	chmod -R a+rX "$tools"
 	PATH="$tools:$PATH" setpriv --reuid=65534 --regid=65534 --clear-groups "$@" || st=$?
 	rm -rf -- "$tools"
