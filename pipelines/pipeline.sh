@@ -74,3 +74,24 @@ maketemp() {
 	done
 	tmp=$_dir/$prog.$$.$_i
 }
+
+# stopjobs: stop the background jobs in pids, and wait for them. A signal
+# can come between a job's fork and its PID's entry in pids, so the job
+# started last ($!) is stopped too, unless it was reaped (its PID then in
+# reaped). A job forked just before the signal may also lose it (it
+# catches it with the trap it was forked with, then drops it) and block
+# for ever opening a named pipe: TERM, a moment for the jobs to stop on it
+# when stopping (an interruption), then KILL to every job not yet reaped
+# (so no PID can be another process's).
+stopjobs() {
+	_last=
+	[ -z "${!-}" ] || [ "$!" = "${reaped-}" ] || _last=$!
+	if [ -n "$pids$_last" ]; then
+		# shellcheck disable=SC2086
+		[ -z "${stopping-}" ] || { kill -TERM $pids $_last 2>/dev/null; sleep 0.2; }
+		# shellcheck disable=SC2086
+		kill -KILL $pids $_last 2>/dev/null
+		wait
+	fi
+	pids=
+}
