@@ -537,7 +537,7 @@ weight(struct join *j, size_t d, unsigned k, uint64_t h)
 	n = count(j, d, k, h);
 	/* a bound of the sketches below h that weighs 1 already spares the search */
 	if (j->ext && j->ext->bound && (b = j->ext->bound(j->ext->ctx, h)) < j->ndistinct &&
-	    (double)n * (double)j->ndistinct / (double)(j->ndistinct - b) <= rarity)
+	    join_weight(rarity, n, j->ndistinct, j->ndistinct - b) == 1)
 		return 1;
 	return join_weight(rarity, n, j->ndistinct,
 	    j->ndistinct - (j->ext ? j->ext->below(j->ext->ctx, h) : reachbelow(j, h)));
