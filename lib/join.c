@@ -621,16 +621,25 @@ join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
 	j->tickctx = ctx;
 }
 
+/* The weight of document d's k-th hash, computed once (a weight is never 0). */
+static float
+weightof(struct join *j, size_t d, unsigned k)
+{
+	float *w = j->wv + j->hoff[d] + k;
+
+	if (*w == 0)
+		*w = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
+	return *w;
+}
+
 const float *
 join_weights(struct join *j, size_t d)
 {
-	float *w = j->wv + j->hoff[d];
 	unsigned k;
 
-	if (j->hn[d] > 0 && w[0] == 0)
-		for (k = 0; k < j->hn[d]; k++)
-			w[k] = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
-	return w;
+	for (k = 0; k < j->hn[d]; k++)
+		weightof(j, d, k);
+	return j->wv + j->hoff[d];
 }
 
 /*
@@ -673,18 +682,15 @@ estimate(const struct join_sketch *a, const struct join_sketch *b, unsigned size
 	*nunion = u;
 }
 
-int
-join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch *a,
-    const struct join_sketch *b, double *sim)
+/*
+ * Whether the containment reports a pair of pages of nsha and nshb
+ * shingles whose union of u hashes has both in both sketches.
+ */
+static int
+contained(const struct join_opt *opt, uint64_t nsha, uint64_t nshb, unsigned both, unsigned u)
 {
-	unsigned both, u;
 	uint64_t small;
 
-	if (a->nsh < opt->minsize || b->nsh < opt->minsize)
-		return 0;
-	estimate(a, b, size, sim, &both, &u);
-	if (*sim >= opt->thresh)
-		return 1;
 	if (opt->cthresh < 0 || both == 0)
 		return 0;
 	/*
@@ -692,9 +698,71 @@ join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch 
 	 * the smaller set multiplied out, without a division, so that a
 	 * containment of exactly the limit is not lost to rounding.
 	 */
-	small = a->nsh < b->nsh ? a->nsh : b->nsh;
-	return (double)both * (double)(a->nsh + b->nsh) >=
+	small = nsha < nshb ? nsha : nshb;
+	return (double)both * (double)(nsha + nshb) >=
 	    opt->cthresh * (double)small * (double)(u + both);
+}
+
+int
+join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch *a,
+    const struct join_sketch *b, double *sim)
+{
+	unsigned both, u;
+
+	if (a->nsh < opt->minsize || b->nsh < opt->minsize)
+		return 0;
+	estimate(a, b, size, sim, &both, &u);
+	if (*sim >= opt->thresh)
+		return 1;
+	return contained(opt, a->nsh, b->nsh, both, u);
+}
+
+/*
+ * Whether the pair of documents a and b cannot be reported, found with
+ * as few weights as can be: most candidates share a common hash or two
+ * and nothing else, and a weight may cost a look-up in an index. The
+ * union is walked as estimate walks it, the weights computed as they come
+ * and the sums made in its order; num can gain at most 1 a shared hash
+ * still to come, and den only grows, so that once (num + shared to come)
+ * < thresh * den (with a margin for the rounding of the sums) the pair is
+ * refused. A pair not refused has every weight of its union computed.
+ */
+static int
+hopeless(struct join *j, uint32_t a, uint32_t b)
+{
+	const uint64_t *x = j->hv + j->hoff[a], *y = j->hv + j->hoff[b];
+	unsigned i, k, u, both, lim = j->size ? j->size : UINT_MAX;
+	unsigned na = j->hn[a], nb = j->hn[b];
+	double num = 0, den = 0, w, t = j->opt.thresh;
+	int check;
+
+	for (i = k = u = both = 0; u < lim && i < na && k < nb; u++) {
+		unsigned le = x[i] <= y[k], ge = y[k] <= x[i];
+
+		both += le & ge;
+		i += le;
+		k += ge;
+	}
+	u += na - i < lim - u ? na - i : lim - u;
+	u += nb - k < lim - u ? nb - k : lim - u;
+	/* a pair the containment reports is reported with its SIM: all of it */
+	check = !contained(&j->opt, j->nsh[a], j->nsh[b], both, u);
+	for (i = k = u = 0; u < lim && (i < na || k < nb); u++) {
+		if (k == nb || (i < na && x[i] < y[k])) {
+			den += weightof(j, a, i++);
+		} else if (i == na || y[k] < x[i]) {
+			den += weightof(j, b, k++);
+		} else {
+			w = weightof(j, a, i++);
+			weightof(j, b, k++);
+			den += w;
+			num += w;
+			both--;
+		}
+		if (check && (num + both) * (1 + 1e-9) < t * den)
+			return 1;
+	}
+	return 0;
 }
 
 int
@@ -702,14 +770,14 @@ join_similar(struct join *j, uint32_t a, uint32_t b, double *sim)
 {
 	struct join_sketch x, y;
 
-	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize)
+	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize || hopeless(j, a, b))
 		return 0;
 	x.h = j->hv + j->hoff[a];
-	x.w = join_weights(j, a);
+	x.w = j->wv + j->hoff[a];	/* the weights estimate reads: hopeless made them */
 	x.n = j->hn[a];
 	x.nsh = j->nsh[a];
 	y.h = j->hv + j->hoff[b];
-	y.w = join_weights(j, b);
+	y.w = j->wv + j->hoff[b];
 	y.n = j->hn[b];
 	y.nsh = j->nsh[b];
 	return join_verify(&j->opt, j->size, &x, &y, sim);
