@@ -345,41 +345,74 @@ distinct(struct join *j, unsigned char *repeat)
 	return ndistinct;
 }
 
+/* How many of document d's hashes make candidates: none if it is too small to pair. */
+static unsigned
+nprefix(const struct join *j, size_t d)
+{
+	if (j->nsh[d] < j->opt.minsize)
+		return 0;
+	return j->hn[d] < JOIN_PREFIX ? j->hn[d] : JOIN_PREFIX;
+}
+
+/*
+ * How many of document d's hashes are counted: all, for the weights;
+ * with the counts held elsewhere (join_setdf), those that make
+ * candidates only.
+ */
+static unsigned
+counted(const struct join *j, size_t d)
+{
+	return j->ext ? nprefix(j, d) : j->hn[d];
+}
+
 /*
  * Count the hashes held by more than one sketch, a sixteenth of them at a
  * time (sorted, then runs), so that memory beyond the sketches stays
  * small: for the candidates, every sketch holding it; for the weights,
  * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
  * hashes are all the same: they carry whether the sketch is a repeat, so
- * that a run of one hash has its distinct sketches first.
+ * that a run of one hash has its distinct sketches first. When a quarter
+ * of the hashes at most are counted (the candidates' only), they are
+ * dealt to their parts in one pass instead of gathered in sixteen.
  */
 static void
 countshared(struct join *j, const unsigned char *repeat)
 {
 	const uint64_t *hv = j->hv;
-	uint64_t *part, *dup = NULL, h;
-	size_t parts[PASSES] = { 0 }, most = 0, dupcap = 0, ndup = 0, n, i, k, m, cap, d;
+	uint64_t *part, *dup = NULL, *v, h;
+	size_t parts[PASSES] = { 0 }, at[PASSES], most = 0, total = 0, dupcap = 0, ndup = 0;
+	size_t n, i, k, m, cap, d;
 	unsigned p;
+	int dealt;
 
-	for (i = 0; i < j->nhv; i++)
-		parts[hv[i] & (PASSES - 1)]++;
-	for (p = 0; p < PASSES; p++)
+	for (d = 0; d < j->ndocs; d++)
+		for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++)
+			parts[hv[i] & (PASSES - 1)]++;
+	for (p = 0; p < PASSES; total += parts[p++])
 		if (parts[p] > most)
 			most = parts[p];
-	part = ereallocarray(NULL, most + 1, sizeof *part);	/* + 1: see the gather */
-	for (p = 0; p < PASSES; p++) {
+	dealt = total <= j->nhv / 4;
+	/* + 1: see the gather */
+	part = ereallocarray(NULL, (dealt ? total : most) + 1, sizeof *part);
+	for (p = 0, n = 0; dealt && p < PASSES; n += parts[p++])
+		at[p] = n;
+	for (d = 0; dealt && d < j->ndocs; d++)
+		for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++)
+			part[at[hv[i] & (PASSES - 1)]++] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
+	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
+		n = dealt ? parts[p] : 0;
 		/* without a branch: the part of a hash is as good as random */
-		for (d = n = 0; d < j->ndocs; d++)
-			for (i = j->hoff[d]; i < j->hoff[d] + j->hn[d]; i++) {
+		for (d = 0; !dealt && d < j->ndocs; d++)
+			for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++) {
 				part[n] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
 				n += (hv[i] & (PASSES - 1)) == p;
 			}
-		radix_sort64(part, n);
+		radix_sort64(v, n);
 		for (i = 0; i < n; i = k) {
-			h = part[i] & ~(uint64_t)(PASSES - 1);
-			for (m = i; m < n && part[m] == h; m++)
+			h = v[i] & ~(uint64_t)(PASSES - 1);
+			for (m = i; m < n && v[m] == h; m++)
 				;
-			for (k = m; k < n && (part[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
+			for (k = m; k < n && (v[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
 				;
 			if (k - i < 2)
 				continue;
@@ -444,15 +477,6 @@ join_count(struct join *j)
 		reachsort(j, repeat);
 	free(repeat);
 	radix_free();	/* the sorts are done: their scratch goes before the runs */
-}
-
-/* How many of document d's hashes make candidates: none if it is too small to pair. */
-static unsigned
-nprefix(const struct join *j, size_t d)
-{
-	if (j->nsh[d] < j->opt.minsize)
-		return 0;
-	return j->hn[d] < JOIN_PREFIX ? j->hn[d] : JOIN_PREFIX;
 }
 
 /*
