@@ -50,6 +50,7 @@ join_free(struct join *j)
 	free(j->hn);
 	free(j->hv);
 	free(j->shared);
+	free(j->sharedbit);
 	free(j->post);
 	free(j->reach);
 	free(j->reachidx);
@@ -254,6 +255,17 @@ sharedplace(const struct join *j, uint64_t h)
 	return (size_t)siphash13_u64(j->sharedk0, j->sharedk1, h) & j->sharedmask;
 }
 
+/*
+ * h's bit in sharedbit, so that a hash no other sketch holds (most) costs
+ * no search of the table: a bit set by a crafted hash only costs the
+ * search.
+ */
+static size_t
+sharedbit(const struct join *j, uint64_t h)
+{
+	return (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - j->sharedbits));
+}
+
 static void
 addshared(struct join *j, uint64_t h, uint64_t n)
 {
@@ -267,6 +279,8 @@ addshared(struct join *j, uint64_t h, uint64_t n)
 		;
 	j->shared[i].h = h;
 	j->shared[i].n = (uint32_t)n;
+	i = sharedbit(j, h);
+	j->sharedbit[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* The slot of h, or NULL if one sketch holds it. */
@@ -278,6 +292,9 @@ findshared(struct join *j, uint64_t h)
 	if (h == 0)
 		return j->zeroslot.n ? &j->zeroslot : NULL;
 	if (!j->shared)
+		return NULL;
+	i = sharedbit(j, h);
+	if (!(j->sharedbit[i / 64] >> (i % 64) & 1))
 		return NULL;
 	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
 		if (j->shared[i].h == h)
@@ -429,6 +446,10 @@ countshared(struct join *j, const unsigned char *repeat)
 		j->sharedmask = cap - 1;
 		j->sharedk0 = sip_runkey(5);
 		j->sharedk1 = sip_runkey(6);
+		for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 4 * (uint64_t)ndup;
+		    j->sharedbits++)
+			;
+		j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
 		for (i = 0; i < ndup; i += 2)
 			addshared(j, dup[i], dup[i + 1]);
 	}
