@@ -388,7 +388,7 @@ counted(const struct join *j, size_t d)
  * small: for the candidates, every sketch holding it; for the weights,
  * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
  * hashes are all the same: they carry whether the sketch is a repeat, so
- * that a run of one hash has its distinct sketches first. When a quarter
+ * that a run of one hash has its distinct sketches first. When half
  * of the hashes at most are counted (the candidates' only), they are
  * dealt to their parts in one pass instead of gathered in sixteen.
  */
@@ -408,7 +408,7 @@ countshared(struct join *j, const unsigned char *repeat)
 	for (p = 0; p < PASSES; total += parts[p++])
 		if (parts[p] > most)
 			most = parts[p];
-	dealt = total <= j->nhv / 4;
+	dealt = total <= j->nhv / 2;
 	/* + 1: see the gather */
 	part = ereallocarray(NULL, (dealt ? total : most) + 1, sizeof *part);
 	for (p = 0, n = 0; dealt && p < PASSES; n += parts[p++])
