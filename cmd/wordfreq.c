@@ -28,6 +28,7 @@ static struct {
 	int kgram;		/* features are k-grams of words (-k) */
 	int havestop;		/* a stopword list is loaded */
 	int vflag;		/* count only vocabulary words */
+	int iflag;		/* -i: words written as their numbers */
 	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
 } opt = { .kgram = 1 };
 
@@ -44,6 +45,15 @@ static struct {
 	unsigned long long ndocs;	/* pages read, with -d */
 	uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 	size_t ntouched, touchedcap;
+	/*
+	 * With -i, the number written for a word (WTAB_NONE until it has
+	 * one): its place in the vocabulary, or without -v in the order of
+	 * first writing, which order lists the ids in: the totals' order
+	 */
+	uint32_t *num;
+	size_t numcap;
+	uint32_t *order;
+	size_t nnum, ordercap;
 } tab;
 
 static struct pagerec rec;	/* the page record being read: its ID, escaped as read */
@@ -69,6 +79,11 @@ growtables(void)
 		old = tab.totalcap;
 		egrow(&tab.total, &tab.totalcap, wtab_size(&tab.words) + 1, sizeof *tab.total);
 		memset(tab.total + old, 0, (tab.totalcap - old) * sizeof *tab.total);
+	}
+	if (opt.iflag) {
+		old = tab.numcap;
+		egrow(&tab.num, &tab.numcap, wtab_size(&tab.words) + 1, sizeof *tab.num);
+		memset(tab.num + old, 0xff, (tab.numcap - old) * sizeof *tab.num);
 	}
 }
 
@@ -219,17 +234,28 @@ putpage(void)
 		if (i + PUTAHEAD < tab.ntouched) {
 			k = tab.touched[i + PUTAHEAD];
 			PREFETCH(&tab.count[k]);
-			PREFETCH(&tab.words.off[k]);
+			PREFETCH(opt.iflag ? (const void *)&tab.num[k] :
+			    (const void *)&tab.words.off[k]);
 			if (tab.total)
 				PREFETCH(&tab.total[k]);
 		}
-		if (i + PUTAHEAD / 2 < tab.ntouched)
+		if (!opt.iflag && i + PUTAHEAD / 2 < tab.ntouched)
 			PREFETCH(tab.words.text + tab.words.off[tab.touched[i + PUTAHEAD / 2]]);
 		k = tab.touched[i];
-		w = wtab_word(&tab.words, k, &n);
 		if (i > 0)
 			obuf_addc(&out, ' ');
-		obuf_add(&out, w, n);
+		if (opt.iflag) {
+			if (tab.num[k] == WTAB_NONE) {
+				/* without -v: the next number, the word's line in the totals */
+				egrow(&tab.order, &tab.ordercap, tab.nnum + 1, sizeof *tab.order);
+				tab.order[tab.nnum] = k;
+				tab.num[k] = (uint32_t)tab.nnum++;
+			}
+			obuf_addu(&out, tab.num[k]);
+		} else {
+			w = wtab_word(&tab.words, k, &n);
+			obuf_add(&out, w, n);
+		}
 		obuf_addc(&out, ':');
 		obuf_addu(&out, tab.count[k]);
 		if (tab.total)
@@ -317,21 +343,25 @@ wordfreq(const char *path)
 
 /*
  * Write "word<TAB>count" for every word counted in c, in order of first
- * appearance, through o to fp.
+ * appearance (with -i and no -v, of first writing: by number), through o
+ * to fp.
  */
 static void
 puttotals(const unsigned long long *c, struct obuf *o, FILE *fp)
 {
 	const char *w;
-	size_t i, n;
+	size_t i, n, nids = wtab_size(&tab.words);
+	uint32_t k;
+	int bynum = opt.iflag && !opt.vflag;
 
-	for (i = 0; i < wtab_size(&tab.words); i++) {
-		if (!c[i])
+	for (i = 0; i < (bynum ? tab.nnum : nids); i++) {
+		k = bynum ? tab.order[i] : (uint32_t)i;
+		if (!c[k])
 			continue;
-		w = wtab_word(&tab.words, (uint32_t)i, &n);
+		w = wtab_word(&tab.words, k, &n);
 		obuf_add(o, w, n);
 		obuf_addc(o, '\t');
-		obuf_addu(o, c[i]);
+		obuf_addu(o, c[k]);
 		obuf_addc(o, '\n');
 		if (o->n >= 1 << 16)
 			obuf_flush(o, fp);
@@ -366,6 +396,8 @@ putdocfreq(void)
 
 /*
  * Load a word list and mark its new words as k: a stopword stays a stopword.
+ * With -i a vocabulary word's number is its place in the list, as the
+ * list alone would number it (fphash(1) -i).
  * Returns -1 after a diagnostic.
  */
 static int
@@ -374,27 +406,32 @@ loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 	struct wtab list;
 	struct obuf folded = { 0 };
 	const char *w;
-	size_t first = wtab_size(&tab.words), i, n;
+	size_t i, n, before;
+	uint32_t id;
 	int st;
 
-	if (!(opt.tokflags & TOK_UNICODE)) {
-		st = load(&tab.words, path);
-	} else {
-		/* the loaders fold ASCII only: fold the rest as the text is */
-		wtab_init(&list);
-		st = load(&list, path);
-		for (i = 0; i < wtab_size(&list); i++) {
-			w = wtab_word(&list, (uint32_t)i, &n);
+	wtab_init(&list);
+	st = load(&list, path);
+	for (i = 0; i < wtab_size(&list); i++) {
+		w = wtab_word(&list, (uint32_t)i, &n);
+		if (opt.tokflags & TOK_UNICODE) {
+			/* the loaders fold ASCII only: fold the rest as the text is */
 			folded.n = 0;
 			tok_fold(&folded, w, n);
-			wtab_intern(&tab.words, folded.p, folded.n);
+			w = folded.p;
+			n = folded.n;
 		}
-		wtab_free(&list);
-		free(folded.p);
+		before = wtab_size(&tab.words);
+		id = wtab_intern(&tab.words, w, n);
+		if (wtab_size(&tab.words) == before)
+			continue;
+		growtables();
+		tab.kind[id] = (unsigned char)k;
+		if (opt.iflag && k == VOCAB)
+			tab.num[id] = (uint32_t)i;
 	}
-	growtables();
-	for (; first < wtab_size(&tab.words); first++)
-		tab.kind[first] = (unsigned char)k;
+	wtab_free(&list);
+	free(folded.p);
 	return st;
 }
 
@@ -405,7 +442,7 @@ loadvocab(struct wtab *t, const char *path)
 }
 
 static const char synopsis[] =
-    "[-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+    "[-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -421,7 +458,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "T:dhk:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "T:dhik:ps:uv:")) != -1) {
 		switch (c) {
 		case 'T':
 			opt.totalsfile = optarg;
@@ -431,6 +468,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			return help(synopsis);
+		case 'i':
+			opt.iflag = 1;
+			break;
 		case 'k':
 			opt.kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
 			break;
@@ -452,7 +492,10 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag))
+	/* -i: numbers of the vocabulary, or of the totals; not of folded lists */
+	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag) ||
+	    (opt.iflag && (!opt.pflag || !(vocabfile || opt.totalsfile) ||
+	    (vocabfile && (opt.tokflags & TOK_UNICODE)))))
 		usage();
 
 	wtab_init(&tab.words);
