@@ -15,6 +15,9 @@
 
 static unsigned mbits;		/* fingerprint width M */
 static struct simh *sh;
+/* -i: the feature id of each word number of the list, and how many */
+static uint32_t *numfeat;
+static size_t nnums;
 
 /*
  * Read the document frequencies of path (WORD<TAB>DF, the document count
@@ -113,11 +116,40 @@ loadtable(const char *path, size_t nrows)
 	return 0;
 }
 
+/*
+ * -i: the word numbers of the records are those of the words of path
+ * (wordfreq(1) -i), each mapped to its feature id once. Returns -1 after
+ * a diagnostic.
+ */
+static int
+loadnums(const char *path)
+{
+	struct wtab list;
+	const char *w;
+	size_t i, n;
+
+	wtab_init(&list);
+	if (wtab_load_lines(&list, path, 0) < 0) {
+		wtab_free(&list);
+		return -1;
+	}
+	nnums = wtab_size(&list);
+	/* +1: an array even for an empty list */
+	numfeat = ereallocarray(NULL, nnums + 1, sizeof *numfeat);
+	for (i = 0; i < nnums; i++) {
+		w = wtab_word(&list, (uint32_t)i, &n);
+		numfeat[i] = simh_find(sh, w, n);
+	}
+	wtab_free(&list);
+	return 0;
+}
+
 /* A page's count items, added a batch at a time: where they are in its text. */
 enum { BATCH = 256 };
 static struct {
 	size_t off[BATCH], len[BATCH], n;
 	uint64_t count[BATCH];
+	uint32_t id[BATCH];	/* -i: their features */
 } items;
 
 /* Add the items gathered from text to the page. Returns -1 after a diagnostic. */
@@ -164,6 +196,49 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 	return additems(text, r);
 }
 
+/* Add the features of the "number:count ..." items of text to the page (-i). */
+static int
+addnums(const char *text, const char *end, const struct rdr *r)
+{
+	struct counts it;
+	const char *s;
+	size_t n, k;
+	long long num, c;
+	int got;
+
+	counts_init(&it, text, end);
+	items.n = 0;
+	for (;;) {
+		if ((got = counts_nextnum(&it, &num, &c, &s, &n)) > 0 &&
+		    (unsigned long long)num >= nnums)
+			got = -2;
+		if (got > 0) {
+			items.id[items.n] = numfeat[num];
+			items.off[items.n] = (size_t)(s - text);
+			items.len[items.n] = n;
+			items.count[items.n] = (uint64_t)c;
+			if (++items.n < BATCH)
+				continue;
+		}
+		/* the items before a bad one first: an error there comes first */
+		k = simh_addids(sh, items.id, items.count, items.n);
+		if (k < items.n) {
+			weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
+			    (int)items.len[k], text + items.off[k]);
+			return -1;
+		}
+		items.n = 0;
+		if (got == -1)
+			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
+			    (int)n, s);
+		else if (got == -2)
+			weprintf("%s:%ju: word number %lld is not in the word list",
+			    r->name, r->lineno, num);
+		if (got <= 0)
+			return got < 0 ? -1 : 0;
+	}
+}
+
 static int
 fphash(const char *path)
 {
@@ -181,7 +256,8 @@ fphash(const char *path)
 			ret = 1;
 			continue;
 		}
-		if (addcounts(tab + 1, line + n, &r) < 0) {
+		if ((numfeat ? addnums(tab + 1, line + n, &r) :
+		    addcounts(tab + 1, line + n, &r)) < 0) {
 			simh_drop(sh);
 			ret = 1;
 			continue;
@@ -202,7 +278,7 @@ fphash(const char *path)
 }
 
 static const char synopsis[] =
-    "[-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
+    "[-H] [-b low,high] [-D dffile] [-f features] [-i words] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -213,7 +289,7 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	const char *featfile = NULL, *tablefile = NULL, **dffile;
+	const char *featfile = NULL, *tablefile = NULL, *numfile = NULL, **dffile;
 	struct wtab features;
 	size_t nrows = 0, ndf = 0, i;
 	uint64_t key0 = 0, key1 = ~(uint64_t)0;
@@ -223,7 +299,7 @@ main(int argc, char *argv[])
 
 	argv0 = "fphash";
 	dffile = ereallocarray(NULL, (size_t)argc, sizeof *dffile);
-	while ((c = getopt(argc, argv, "D:Hb:f:hm:n:s:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "D:Hb:f:hi:m:n:s:t:w:")) != -1) {
 		switch (c) {
 		case 'D':
 			dffile[ndf++] = optarg;
@@ -244,6 +320,9 @@ main(int argc, char *argv[])
 		case 'h':
 			free(dffile);
 			return help(synopsis);
+		case 'i':
+			numfile = optarg;
+			break;
 		case 'm':
 			mbits = (unsigned)estrtonum(optarg, 1, FP_MAXBITS, "bits");
 			break;
@@ -279,7 +358,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* -H hashes the features, the table gives them: one or the other */
 	if (!mbits || (hflag ? tablefile != NULL : !featfile || !tablefile) ||
-	    (weighting == SIMH_TFIDF || weighting == SIMH_IMATCH) != (ndf > 0))
+	    (weighting == SIMH_TFIDF || weighting == SIMH_IMATCH) != (ndf > 0) ||
+	    (numfile && !featfile))
 		usage();
 
 	sh = simh_new(mbits, weighting, key0, key1);
@@ -301,6 +381,8 @@ main(int argc, char *argv[])
 	if (hflag)
 		simh_hashrows(sh, !featfile);
 	else if (loadtable(tablefile, nrows) < 0)
+		return EXIT_DATA;
+	if (numfile && loadnums(numfile) < 0)
 		return EXIT_DATA;
 
 	setupstdout();
