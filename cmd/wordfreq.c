@@ -32,27 +32,33 @@ static struct {
 	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
 } opt = { .kgram = 1 };
 
+/*
+ * What is kept of a word, together: counting a word of a large vocabulary
+ * and writing its count then touch one cache line, not one per array.
+ */
+struct entry {
+	unsigned long long count;	/* over all pages, or in this page */
+	unsigned long long total;	/* with -T: over the pages written */
+	/*
+	 * With -i, the number written for the word (WTAB_NONE until it has
+	 * one): its place in the vocabulary, or without -v in the order of
+	 * first writing (tab.order)
+	 */
+	uint32_t num;
+	unsigned char kind;
+};
+
 /* The words and their counts, by word id. */
 static struct {
 	struct wtab words;
-	unsigned char *kind;
-	unsigned long long *count;	/* over all pages, or in this page */
-	size_t kindcap, countcap;
+	struct entry *ent;
+	size_t entcap;
 	unsigned long long *docfreq;	/* with -d: pages holding it */
 	size_t docfreqcap;
-	unsigned long long *total;	/* with -T: over the pages written */
-	size_t totalcap;
 	unsigned long long ndocs;	/* pages read, with -d */
 	uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 	size_t ntouched, touchedcap;
-	/*
-	 * With -i, the number written for a word (WTAB_NONE until it has
-	 * one): its place in the vocabulary, or without -v in the order of
-	 * first writing, which order lists the ids in: the totals' order
-	 */
-	uint32_t *num;
-	size_t numcap;
-	uint32_t *order;
+	uint32_t *order;	/* with -i and no -v, the ids by number: the totals' order */
 	size_t nnum, ordercap;
 } tab;
 
@@ -62,28 +68,19 @@ static struct pagerec rec;	/* the page record being read: its ID, escaped as rea
 static void
 growtables(void)
 {
-	size_t old = tab.countcap;
+	size_t old = tab.entcap, i;
 
 	/* +1: the tables exist even for no word (no arithmetic on null) */
-	egrow(&tab.count, &tab.countcap, wtab_size(&tab.words) + 1, sizeof *tab.count);
-	memset(tab.count + old, 0, (tab.countcap - old) * sizeof *tab.count);
-	old = tab.kindcap;
-	egrow(&tab.kind, &tab.kindcap, wtab_size(&tab.words) + 1, sizeof *tab.kind);
-	memset(tab.kind + old, PLAIN, tab.kindcap - old);
+	egrow(&tab.ent, &tab.entcap, wtab_size(&tab.words) + 1, sizeof *tab.ent);
+	memset(tab.ent + old, 0, (tab.entcap - old) * sizeof *tab.ent);
+	for (i = old; i < tab.entcap; i++) {
+		tab.ent[i].kind = PLAIN;
+		tab.ent[i].num = WTAB_NONE;
+	}
 	if (opt.dflag) {
 		old = tab.docfreqcap;
 		egrow(&tab.docfreq, &tab.docfreqcap, wtab_size(&tab.words) + 1, sizeof *tab.docfreq);
 		memset(tab.docfreq + old, 0, (tab.docfreqcap - old) * sizeof *tab.docfreq);
-	}
-	if (opt.totalsfile) {
-		old = tab.totalcap;
-		egrow(&tab.total, &tab.totalcap, wtab_size(&tab.words) + 1, sizeof *tab.total);
-		memset(tab.total + old, 0, (tab.totalcap - old) * sizeof *tab.total);
-	}
-	if (opt.iflag) {
-		old = tab.numcap;
-		egrow(&tab.num, &tab.numcap, wtab_size(&tab.words) + 1, sizeof *tab.num);
-		memset(tab.num + old, 0xff, (tab.numcap - old) * sizeof *tab.num);
 	}
 }
 
@@ -105,7 +102,7 @@ featureid(const char *w, size_t n)
 	if (opt.vflag)
 		return wtab_find(&tab.words, w, n);
 	i = wtab_intern(&tab.words, w, n);
-	if (i >= tab.countcap)
+	if (i >= tab.entcap)
 		growtables();
 	return i;
 }
@@ -115,9 +112,9 @@ static void
 countid(uint32_t i)
 {
 	/* with -v only vocabulary words count, else all but stopwords */
-	if (i == WTAB_NONE || (opt.vflag ? tab.kind[i] != VOCAB : tab.kind[i] == STOP))
+	if (i == WTAB_NONE || (opt.vflag ? tab.ent[i].kind != VOCAB : tab.ent[i].kind == STOP))
 		return;
-	if (tab.count[i]++ == 0 && (opt.pflag || opt.dflag)) {
+	if (tab.ent[i].count++ == 0 && (opt.pflag || opt.dflag)) {
 		if (tab.ntouched == tab.touchedcap)	/* a call only when it grows */
 			egrow(&tab.touched, &tab.touchedcap, tab.ntouched + 1, sizeof *tab.touched);
 		tab.touched[tab.ntouched++] = i;
@@ -146,13 +143,11 @@ addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_
 
 	(void)ctx;
 	wtab_batch(&tab.words, opt.vflag, buf, off, len, n, ids);
-	if (wtab_size(&tab.words) > tab.countcap)
+	if (wtab_size(&tab.words) > tab.entcap)
 		growtables();
 	for (i = 0; i < n; i++) {
-		if (ids[i] != WTAB_NONE) {
-			PREFETCH(&tab.count[ids[i]]);
-			PREFETCH(&tab.kind[ids[i]]);
-		}
+		if (ids[i] != WTAB_NONE)
+			PREFETCH(&tab.ent[ids[i]]);
 	}
 	for (i = 0; i < n; i++)
 		countid(ids[i]);
@@ -177,7 +172,7 @@ addword(void *ctx, const char *w, size_t n)
 	uint32_t i;
 
 	(void)ctx;
-	if (opt.havestop && (i = wtab_find(&tab.words, w, n)) != WTAB_NONE && tab.kind[i] == STOP)
+	if (opt.havestop && (i = wtab_find(&tab.words, w, n)) != WTAB_NONE && tab.ent[i].kind == STOP)
 		return;
 	if (win.n == opt.kgram) {
 		/* the first word leaves the window, with its '_' */
@@ -233,11 +228,9 @@ putpage(void)
 		 */
 		if (i + PUTAHEAD < tab.ntouched) {
 			k = tab.touched[i + PUTAHEAD];
-			PREFETCH(&tab.count[k]);
-			PREFETCH(opt.iflag ? (const void *)&tab.num[k] :
-			    (const void *)&tab.words.off[k]);
-			if (tab.total)
-				PREFETCH(&tab.total[k]);
+			PREFETCH(&tab.ent[k]);
+			if (!opt.iflag)
+				PREFETCH(&tab.words.off[k]);
 		}
 		if (!opt.iflag && i + PUTAHEAD / 2 < tab.ntouched)
 			PREFETCH(tab.words.text + tab.words.off[tab.touched[i + PUTAHEAD / 2]]);
@@ -245,22 +238,21 @@ putpage(void)
 		if (i > 0)
 			obuf_addc(&out, ' ');
 		if (opt.iflag) {
-			if (tab.num[k] == WTAB_NONE) {
+			if (tab.ent[k].num == WTAB_NONE) {
 				/* without -v: the next number, the word's line in the totals */
 				egrow(&tab.order, &tab.ordercap, tab.nnum + 1, sizeof *tab.order);
 				tab.order[tab.nnum] = k;
-				tab.num[k] = (uint32_t)tab.nnum++;
+				tab.ent[k].num = (uint32_t)tab.nnum++;
 			}
-			obuf_addu(&out, tab.num[k]);
+			obuf_addu(&out, tab.ent[k].num);
 		} else {
 			w = wtab_word(&tab.words, k, &n);
 			obuf_add(&out, w, n);
 		}
 		obuf_addc(&out, ':');
-		obuf_addu(&out, tab.count[k]);
-		if (tab.total)
-			tab.total[k] += tab.count[k];
-		tab.count[k] = 0;
+		obuf_addu(&out, tab.ent[k].count);
+		tab.ent[k].total += tab.ent[k].count;
+		tab.ent[k].count = 0;
 	}
 	obuf_addc(&out, '\n');
 	tab.ntouched = 0;
@@ -275,7 +267,7 @@ docpage(void)
 
 	for (i = 0; i < tab.ntouched; i++) {
 		tab.docfreq[tab.touched[i]]++;
-		tab.count[tab.touched[i]] = 0;
+		tab.ent[tab.touched[i]].count = 0;
 	}
 	tab.ntouched = 0;
 	tab.ndocs++;
@@ -288,7 +280,7 @@ droppage(void)
 	size_t i;
 
 	for (i = 0; i < tab.ntouched; i++)
-		tab.count[tab.touched[i]] = 0;
+		tab.ent[tab.touched[i]].count = 0;
 	tab.ntouched = 0;
 }
 
@@ -342,26 +334,27 @@ wordfreq(const char *path)
 }
 
 /*
- * Write "word<TAB>count" for every word counted in c, in order of first
- * appearance (with -i and no -v, of first writing: by number), through o
- * to fp.
+ * Write "word<TAB>count" for every word counted, its sum over the pages
+ * written if totals is set, else its count, in order of first appearance
+ * (with -i and no -v, of first writing: by number), through o to fp.
  */
 static void
-puttotals(const unsigned long long *c, struct obuf *o, FILE *fp)
+puttotals(int totals, struct obuf *o, FILE *fp)
 {
 	const char *w;
 	size_t i, n, nids = wtab_size(&tab.words);
 	uint32_t k;
+	unsigned long long c;
 	int bynum = opt.iflag && !opt.vflag;
 
 	for (i = 0; i < (bynum ? tab.nnum : nids); i++) {
 		k = bynum ? tab.order[i] : (uint32_t)i;
-		if (!c[k])
+		if (!(c = totals ? tab.ent[k].total : tab.ent[k].count))
 			continue;
 		w = wtab_word(&tab.words, k, &n);
 		obuf_add(o, w, n);
 		obuf_addc(o, '\t');
-		obuf_addu(o, c[k]);
+		obuf_addu(o, c);
 		obuf_addc(o, '\n');
 		if (o->n >= 1 << 16)
 			obuf_flush(o, fp);
@@ -426,9 +419,9 @@ loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
 		if (wtab_size(&tab.words) == before)
 			continue;
 		growtables();
-		tab.kind[id] = (unsigned char)k;
+		tab.ent[id].kind = (unsigned char)k;
 		if (opt.iflag && k == VOCAB)
-			tab.num[id] = (uint32_t)i;
+			tab.ent[id].num = (uint32_t)i;
 	}
 	wtab_free(&list);
 	free(folded.p);
@@ -521,7 +514,7 @@ main(int argc, char *argv[])
 	if (opt.dflag)
 		putdocfreq();
 	else if (!opt.pflag)
-		puttotals(tab.count, &out, stdout);
+		puttotals(0, &out, stdout);
 	flushout(1);
 	if (fshut(stdout, "<stdout>")) {
 		/* the per-page records are lost: no totals of them */
@@ -530,7 +523,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	if (opt.totalsfile) {
-		puttotals(tab.total, &out, totals.fp);
+		puttotals(1, &out, totals.fp);
 		ret |= afile_close(&totals, 0);
 	}
 	return ret;

@@ -17,12 +17,9 @@ static void
 reset(void)
 {
 	wtab_free(&tab.words);
-	free(tab.kind);
-	free(tab.count);
+	free(tab.ent);
 	free(tab.docfreq);
-	free(tab.total);
 	free(tab.touched);
-	free(tab.num);
 	free(tab.order);
 	memset(&tab, 0, sizeof tab);
 	free(win.gram.p);
@@ -58,10 +55,10 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	if (opt.dflag)
 		putdocfreq();
 	else if (!opt.pflag)
-		puttotals(tab.count, &out, stdout);
+		puttotals(0, &out, stdout);
 	flushout(1);
 	if (opt.totalsfile)
-		puttotals(tab.total, &out, stdout);
+		puttotals(1, &out, stdout);
 	fflush(stdout);
 out:
 	reset();
