@@ -13,6 +13,12 @@
 #include "util.h"
 #include "wtab.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p)	__builtin_prefetch(p)
+#else
+#define PREFETCH(p)	((void)(p))
+#endif
+
 static unsigned mbits;		/* fingerprint width M */
 static struct simh *sh;
 /* -i: the feature id of each word number of the list, and how many */
@@ -149,7 +155,7 @@ enum { BATCH = 256 };
 static struct {
 	size_t off[BATCH], len[BATCH], n;
 	uint64_t count[BATCH];
-	uint32_t id[BATCH];	/* -i: their features */
+	uint32_t id[BATCH];	/* -i: their numbers, then their features */
 } items;
 
 /* Add the items gathered from text to the page. Returns -1 after a diagnostic. */
@@ -196,13 +202,18 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 	return additems(text, r);
 }
 
-/* Add the features of the "number:count ..." items of text to the page (-i). */
+/*
+ * Add the features of the "number:count ..." items of text to the page
+ * (-i). The features of a batch's numbers are asked for as the numbers
+ * are read, and looked up once all are: a list of a large vocabulary is
+ * far from the cache, and its entries then arrive together.
+ */
 static int
 addnums(const char *text, const char *end, const struct rdr *r)
 {
 	struct counts it;
 	const char *s;
-	size_t n, k;
+	size_t n, k, j;
 	long long num, c;
 	int got;
 
@@ -213,7 +224,8 @@ addnums(const char *text, const char *end, const struct rdr *r)
 		    (unsigned long long)num >= nnums)
 			got = -2;
 		if (got > 0) {
-			items.id[items.n] = numfeat[num];
+			items.id[items.n] = (uint32_t)num;
+			PREFETCH(&numfeat[num]);
 			items.off[items.n] = (size_t)(s - text);
 			items.len[items.n] = n;
 			items.count[items.n] = (uint64_t)c;
@@ -221,6 +233,8 @@ addnums(const char *text, const char *end, const struct rdr *r)
 				continue;
 		}
 		/* the items before a bad one first: an error there comes first */
+		for (j = 0; j < items.n; j++)
+			items.id[j] = numfeat[items.id[j]];
 		k = simh_addids(sh, items.id, items.count, items.n);
 		if (k < items.n) {
 			weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
