@@ -23,7 +23,7 @@ static unsigned mbits;		/* fingerprint width M */
 static struct simh *sh;
 /* -i: the feature id of each word number of the list, and how many */
 static uint32_t *numfeat;
-static size_t nnums;
+static size_t nnums, numcap;
 
 /*
  * Read the document frequencies of path (WORD<TAB>DF, the document count
@@ -122,32 +122,28 @@ loadtable(const char *path, size_t nrows)
 	return 0;
 }
 
+/* -i: the feature id of word number nnums, the list's next line. */
+static int
+addnum(void *ctx, const char *w, size_t n)
+{
+	(void)ctx;
+	egrow(&numfeat, &numcap, nnums + 1, sizeof *numfeat);
+	numfeat[nnums++] = simh_find(sh, w, n);
+	return 0;
+}
+
 /*
- * -i: the word numbers of the records are those of the words of path
- * (wordfreq(1) -i), each mapped to its feature id once. Returns -1 after
- * a diagnostic.
+ * -i: the word numbers of the records are the lines of path (wordfreq(1)
+ * -i), each mapped to its feature id once. Returns -1 after a diagnostic.
  */
 static int
 loadnums(const char *path)
 {
-	struct wtab list;
-	const char *w;
-	size_t i, n;
-
-	wtab_init(&list);
-	if (wtab_load_lines(&list, path, 0) < 0) {
-		wtab_free(&list);
-		return -1;
-	}
-	nnums = wtab_size(&list);
-	/* +1: an array even for an empty list */
-	numfeat = ereallocarray(NULL, nnums + 1, sizeof *numfeat);
-	for (i = 0; i < nnums; i++) {
-		w = wtab_word(&list, (uint32_t)i, &n);
-		numfeat[i] = simh_find(sh, w, n);
-	}
-	wtab_free(&list);
-	return 0;
+	/* an array even for an empty list: -i is on */
+	numfeat = ereallocarray(NULL, 1, sizeof *numfeat);
+	numcap = 1;
+	nnums = 0;
+	return wtab_lines(path, addnum, NULL);
 }
 
 /* A page's count items, added a batch at a time: where they are in its text. */

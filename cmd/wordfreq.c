@@ -41,7 +41,7 @@ struct entry {
 	unsigned long long total;	/* with -T: over the pages written */
 	/*
 	 * With -i, the number written for the word (WTAB_NONE until it has
-	 * one): its place in the vocabulary, or without -v in the order of
+	 * one): its line in the vocabulary, or without -v in the order of
 	 * first writing (tab.order)
 	 */
 	uint32_t num;
@@ -388,50 +388,68 @@ putdocfreq(void)
 }
 
 /*
- * Load a word list and mark its new words as k: a stopword stays a stopword.
- * With -i a vocabulary word's number is its place in the list, as the
- * list alone would number it (fphash(1) -i).
- * Returns -1 after a diagnostic.
+ * Add word w of a list as a word of kind k unless the table has it (a
+ * stopword stays a stopword), folded as the text is; with -i a vocabulary
+ * word's number is num, its line in the list (fphash(1) -i).
  */
+static void
+addlisted(const char *w, size_t n, int k, size_t num)
+{
+	static struct obuf folded;
+	size_t before = wtab_size(&tab.words);
+	uint32_t id;
+
+	if (opt.tokflags & TOK_UNICODE) {
+		/* the loaders fold ASCII only: fold the rest as the text is */
+		folded.n = 0;
+		tok_fold(&folded, w, n);
+		w = folded.p;
+		n = folded.n;
+	}
+	id = wtab_intern(&tab.words, w, n);
+	if (wtab_size(&tab.words) == before)
+		return;
+	growtables();
+	tab.ent[id].kind = (unsigned char)k;
+	if (opt.iflag && k == VOCAB)
+		tab.ent[id].num = (uint32_t)num;
+}
+
+/* Load the stopword list. Returns -1 after a diagnostic. */
 static int
-loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
+loadstop(const char *path)
 {
 	struct wtab list;
-	struct obuf folded = { 0 };
 	const char *w;
-	size_t i, n, before;
-	uint32_t id;
+	size_t i, n;
 	int st;
 
 	wtab_init(&list);
-	st = load(&list, path);
+	st = wtab_load_words(&list, path);
 	for (i = 0; i < wtab_size(&list); i++) {
 		w = wtab_word(&list, (uint32_t)i, &n);
-		if (opt.tokflags & TOK_UNICODE) {
-			/* the loaders fold ASCII only: fold the rest as the text is */
-			folded.n = 0;
-			tok_fold(&folded, w, n);
-			w = folded.p;
-			n = folded.n;
-		}
-		before = wtab_size(&tab.words);
-		id = wtab_intern(&tab.words, w, n);
-		if (wtab_size(&tab.words) == before)
-			continue;
-		growtables();
-		tab.ent[id].kind = (unsigned char)k;
-		if (opt.iflag && k == VOCAB)
-			tab.ent[id].num = (uint32_t)i;
+		addlisted(w, n, STOP, 0);
 	}
 	wtab_free(&list);
-	free(folded.p);
 	return st;
 }
 
 static int
-loadvocab(struct wtab *t, const char *path)
+addvocab(void *ctx, const char *w, size_t n)
 {
-	return wtab_load_lines(t, path, 0);
+	size_t *line = ctx;
+
+	addlisted(w, n, VOCAB, (*line)++);
+	return 0;
+}
+
+/* Load the vocabulary, a word a line. Returns -1 after a diagnostic. */
+static int
+loadvocab(const char *path)
+{
+	size_t line = 0;
+
+	return wtab_lines(path, addvocab, &line);
 }
 
 static const char synopsis[] =
@@ -493,12 +511,12 @@ main(int argc, char *argv[])
 
 	wtab_init(&tab.words);
 	growtables();
-	if (stopfile && loadlist(stopfile, STOP, wtab_load_words) < 0)
+	if (stopfile && loadstop(stopfile) < 0)
 		return EXIT_DATA;
 	opt.havestop = stopfile != NULL;
 	if (vocabfile) {
 		opt.vflag = 1;
-		if (loadlist(vocabfile, VOCAB, loadvocab) < 0)
+		if (loadvocab(vocabfile) < 0)
 			return EXIT_DATA;
 	}
 

@@ -44,11 +44,11 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	    !((in.o2 & 4) && opt.tokflags);
 	wtab_init(&tab.words);
 	growtables();
-	if ((in.o2 & 2) && loadlist(in.path[1], STOP, wtab_load_words) < 0)
+	if ((in.o2 & 2) && loadstop(in.path[1]) < 0)
 		goto out;
 	if (in.o2 & 4) {
 		opt.vflag = 1;
-		if (loadlist(in.path[2], VOCAB, loadvocab) < 0)
+		if (loadvocab(in.path[2]) < 0)
 			goto out;
 	}
 	wordfreq(in.path[0]);

@@ -150,10 +150,10 @@ fphash: in:3: bad count item 'bad'
 	check 1 'b\t1100\n' "fphash: in:1: bad count item ':3'\n" fphash -f feat -m 4 -t tab in
 }
 
-@test "fphash -i: items are numbers of the words of a list" {
-	# cherry 0, zzz 1, apple 2, banana 3; the list's repeats have none
+@test "fphash -i: items are numbers of the lines of a word list" {
+	# cherry 0, zzz 1, apple 2 and 3, banana 4
 	printf 'cherry\t9\nzzz\t1\nApple\t3\r\napple\nbanana\t1\n' >words
-	printf 'p1\t2:2 3:1\np2\t3:1 0:1\np3\t1:4\np4\t\np5\t0:3  2:1 \n' >in
+	printf 'p1\t2:1 4:1 3:1\np2\t4:1 0:1\np3\t1:4\np4\t\np5\t0:3  2:1 \n' >in
 	check 0 "$want" '' fphash -f feat -i words -m 4 -t tab in
 	# the features file itself, as wordfreq -i -v numbers it
 	printf 'p1\t0:2 1:1\np5\t2:3 0:1\n' >in
@@ -176,9 +176,11 @@ fphash: in:12: bad count item '0:1x'
 " fphash -f feat -i words -m 4 -t tab in
 }
 
-@test "fphash -i: needs -f; a missing list" {
+@test "fphash -i: needs -f; a missing list, an empty word" {
 	check 2 '' "$u" fphash -H -i feat -m 4 pages
 	check 1 '' 'fphash: nowords: No such file or directory\n' fphash -f feat -i nowords -m 4 -t tab pages
+	printf 'apple\n\tx\n' >words
+	check 1 '' 'fphash: words:2: empty word\n' fphash -f feat -i words -m 4 -t tab pages
 	# an empty list: every number is past it
 	: >words
 	printf 'p\t0:1\nq\t\n' >in

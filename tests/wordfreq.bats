@@ -381,13 +381,13 @@ load faults
 	check 0 'a\t1\nz\t1\n' '' cat tot
 }
 
-@test "wordfreq -i -p -v: words as their places in the vocabulary" {
-	# places among the distinct words: c 0, b 1, d 2; b is a stopword
+@test "wordfreq -i -p -v: words as their lines in the vocabulary" {
+	# c is on line 0 (and 2), b on 1, d on 3; b is a stopword
 	printf 'c\t9\nB\t5\nc\t1\nd\t1\n' >voc
 	printf 'b\n' >stop
 	printf 'p\tB a b d c\nq\tzz\n' >in
-	check 0 'p\t2:1 0:1\nq\t\n' '' wordfreq -ip -s stop -v voc in
-	check 0 'p\t2:1 0:1\nq\t\n' '' wordfreq -ip -s stop -v voc -T tot in
+	check 0 'p\t3:1 0:1\nq\t\n' '' wordfreq -ip -s stop -v voc in
+	check 0 'p\t3:1 0:1\nq\t\n' '' wordfreq -ip -s stop -v voc -T tot in
 	check 0 'c\t1\nd\t1\n' '' cat tot
 }
 
