@@ -456,8 +456,9 @@ utoa(char *s, unsigned long long v)
 		*s = (char)('0' + v);
 		return 1;
 	}
-	for (n = 2, t = v / 100; t; t /= 10)
-		n++;
+	/* the digits by comparison: a multiplication each, not a division */
+	for (n = 2, t = 100; n < 20 && v >= t; n++)
+		t *= 10;
 	for (p = s + n; v >= 100; v /= 100) {
 		r = (size_t)(v % 100);
 		*--p = pairs[2 * r + 1];
