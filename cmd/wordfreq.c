@@ -46,6 +46,9 @@ struct entry {
 	 */
 	uint32_t num;
 	unsigned char kind;
+	/* num in decimal, written once: ndig digits (0 past 8 of them) */
+	unsigned char ndig;
+	char dig[8];
 };
 
 /* The words and their counts, by word id. */
@@ -206,6 +209,31 @@ flushout(int force)
 		obuf_flush(&out, stdout);
 }
 
+/* Give e the number num (-i), and keep its digits if they are few. */
+static void
+setnum(struct entry *e, size_t num)
+{
+	char d[20];
+	size_t n = utoa(d, num);
+
+	e->num = (uint32_t)num;
+	e->ndig = n <= sizeof e->dig ? (unsigned char)n : 0;
+	if (e->ndig)
+		memcpy(e->dig, d, n);
+}
+
+/* Write the number of e: its digits, 8 bytes copied at once, as kept. */
+static void
+putnum(const struct entry *e)
+{
+	if (e->ndig) {
+		memcpy(obuf_room(&out, sizeof e->dig), e->dig, sizeof e->dig);
+		out.n += e->ndig;
+	} else {
+		obuf_addu(&out, e->num);
+	}
+}
+
 /* How many words ahead putpage asks for their tables' entries. */
 enum { PUTAHEAD = 16 };
 
@@ -242,9 +270,9 @@ putpage(void)
 				/* without -v: the next number, the word's line in the totals */
 				egrow(&tab.order, &tab.ordercap, tab.nnum + 1, sizeof *tab.order);
 				tab.order[tab.nnum] = k;
-				tab.ent[k].num = (uint32_t)tab.nnum++;
+				setnum(&tab.ent[k], tab.nnum++);
 			}
-			obuf_addu(&out, tab.ent[k].num);
+			putnum(&tab.ent[k]);
 		} else {
 			w = wtab_word(&tab.words, k, &n);
 			obuf_add(&out, w, n);
@@ -412,7 +440,7 @@ addlisted(const char *w, size_t n, int k, size_t num)
 	growtables();
 	tab.ent[id].kind = (unsigned char)k;
 	if (opt.iflag && k == VOCAB)
-		tab.ent[id].num = (uint32_t)num;
+		setnum(&tab.ent[id], num);
 }
 
 /* Load the stopword list. Returns -1 after a diagnostic. */
