@@ -226,7 +226,7 @@ uniqlabels(const char *path)
 		}
 		if (labels[i].positive != labels[k].positive) {
 			weprintf("%s:%ju: pair labelled %d here and %d at line %ju",
-			    strcmp(path, "-") ? path : "<stdin>",
+			    escname(strcmp(path, "-") ? path : "<stdin>"),
 			    labels[i].line, labels[i].positive, labels[k].positive,
 			    labels[k].line);
 			bad = 1;

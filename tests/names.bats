@@ -79,6 +79,9 @@ bad() {
 @test "paireval: a name with a TAB, a line break and a backslash is escaped" {
 	bad 'x\n' 'fewer than 3 fields (ID_A, ID_B, LABEL)' paireval
 	bad 'x\n' 'fewer than 2 fields (ID_A, ID_B)' paireval /dev/null
+	printf 'a\tb\t0\na\tb\t1\n' >"$name"
+	run -1 --separate-stderr paireval "$name" /dev/null
+	[ "$stderr" = "paireval: $(printf "$esc"):2: pair labelled 1 here and 0 at line 1" ]
 }
 
 @test "skidx: a name with a TAB, a line break and a backslash is escaped" {
