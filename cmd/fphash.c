@@ -36,21 +36,21 @@ loaddf(const char *path)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB between word and document count", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB between word and document count", escname(r.name), r.lineno);
 			bad = 1;
 			break;
 		}
 		c = (uint64_t)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: document count '%.*s' is %s", r.name, r.lineno,
+			weprintf("%s:%ju: document count '%.*s' is %s", escname(r.name), r.lineno,
 			    (int)(line + n - tab - 1), tab + 1, errstr);
 			bad = 1;
 			break;
 		}
 		if ((tab == line ? simh_addndocs(sh, c) :
 		    simh_adddf(sh, line, (size_t)(tab - line), c)) < 0) {
-			weprintf("%s:%ju: document count overflows", r.name, r.lineno);
+			weprintf("%s:%ju: document count overflows", escname(r.name), r.lineno);
 			bad = 1;
 			break;
 		}
@@ -59,7 +59,7 @@ loaddf(const char *path)
 		return -1;
 	if (!simh_hasdocs(sh)) {
 		/* the count may come in a later file, but the first must have one */
-		weprintf("%s: no number of documents (a record with an empty word)", path);
+		weprintf("%s: no number of documents (a record with an empty word)", escname(path));
 		return -1;
 	}
 	return 0;
@@ -94,15 +94,15 @@ loadtable(const char *path, size_t nrows)
 		if (j == mbits)
 			continue;
 		if (j == (size_t)n)
-			weprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
+			weprintf("%s:%ju: row has %zu bits, %u needed", escname(r.name), r.lineno, j, mbits);
 		else
-			weprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);
+			weprintf("%s:%ju: character %zu is not 0 or 1", escname(r.name), r.lineno, j + 1);
 		bad = 1;
 	}
 	if (rdr_close(&r))
 		bad = 1;
 	else if (!bad && i < nrows) {
-		weprintf("%s: has %zu rows, %zu needed", path, i, nrows);
+		weprintf("%s: has %zu rows, %zu needed", escname(path), i, nrows);
 		bad = 1;
 	}
 	if (bad) {
@@ -128,7 +128,7 @@ additems(const char *text, const struct rdr *r)
 	int bad = k < items.n;
 
 	if (bad)
-		weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
+		weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
 		    (int)items.len[k], text + items.off[k]);
 	items.n = 0;
 	return bad ? -1 : 0;
@@ -151,7 +151,7 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			/* the items before it first: an error there comes first */
 			if (additems(text, r) < 0)
 				return -1;
-			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
+			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
 			    (int)n, s);
 			return -1;
 		}
@@ -177,7 +177,7 @@ fphash(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB after the page ID", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
@@ -187,7 +187,7 @@ fphash(const char *path)
 			continue;
 		}
 		if ((st = simh_finish(sh, &f)) < 0) {
-			weprintf("%s:%ju: page weights are too large", r.name, r.lineno);
+			weprintf("%s:%ju: page weights are too large", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}

@@ -43,7 +43,7 @@ loadbase(const char *path, unsigned i, uint64_t *v)
 			break;
 		}
 	if (err)
-		weprintf("%s:%u: base %s", path, i + 1, err);
+		weprintf("%s:%u: base %s", escname(path), i + 1, err);
 	return rdr_close(&r) | (err != NULL);
 }
 
@@ -55,13 +55,13 @@ shardof(const char *s)
 	char num[32];
 
 	if (!slash || (size_t)(slash - s) >= sizeof num)
-		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n)", s);
+		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n)", escname(s));
 	memcpy(num, s, (size_t)(slash - s));
 	num[slash - s] = '\0';
 	nshards = (unsigned)estrtonum(slash + 1, 1, SKJ_MAXSHARDS, "shards");
 	shard = (unsigned)parsenum(num, 0, nshards - 1, &err);
 	if (err)
-		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n, i below n)", s);
+		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n, i below n)", escname(s));
 }
 
 /* -k: 32 hexadecimal digits */
@@ -71,10 +71,10 @@ keyof(const char *s)
 	int i, v;
 
 	if (strlen(s) != 32)
-		enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", s);
+		enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", escname(s));
 	for (i = 0; i < 32; i++) {
 		if ((v = hexval((unsigned char)s[i])) < 0)
-			enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", s);
+			enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", escname(s));
 		key[i / 16] = key[i / 16] << 4 | (unsigned)v;
 	}
 	kflag = 1;

@@ -181,7 +181,7 @@ parsecount(const char *s, size_t n, uint64_t *v)
 static int
 bad(struct rdr *r, const char *what)
 {
-	weprintf("%s:%ju: %s", r->name, r->lineno, what);
+	weprintf("%s:%ju: %s", escname(r->name), r->lineno, what);
 	return 1;
 }
 
@@ -243,7 +243,7 @@ nextdoc(struct shardrd *sr, uint64_t *d)
 		}
 		*d = sr->i + (uint64_t)sr->n * sr->k++;
 		if (*d >= UINT32_MAX - 1)
-			eprintf("%s:%ju: too many documents", sr->r->name, sr->r->lineno);
+			eprintf("%s:%ju: too many documents", escname(sr->r->name), sr->r->lineno);
 		sr->len = (size_t)len;
 		return 1;
 	}
@@ -337,7 +337,7 @@ readhashes(struct rdr *r, const char *what, void (*f)(uint64_t, void *), void *c
 
 	while ((len = rdr_line(r, &line)) >= 0) {
 		if (parsehash(line, (size_t)len, &h) < 0 || (any && h < prev)) {
-			weprintf("%s:%ju: bad %s record: skipped", r->name, r->lineno, what);
+			weprintf("%s:%ju: bad %s record: skipped", escname(r->name), r->lineno, what);
 			ret = 1;
 			continue;
 		}
@@ -429,7 +429,7 @@ skj_loadranges(const char *path, unsigned n, uint64_t **low)
 	rg.low = ecalloc(SKJ_MAXSHARDS, sizeof *rg.low);
 	ret = readhashes(&r, "range", addlow, &rg) | rdr_close(&r);
 	if (!ret && (rg.n != n || rg.low[0] != 0)) {
-		weprintf("%s: not the ranges of %u partitions", path, n);
+		weprintf("%s: not the ranges of %u partitions", escname(path), n);
 		ret = 1;
 	}
 	*low = rg.low;
@@ -814,7 +814,7 @@ skj_keys(struct rdr *in, struct rdr *reach, uint64_t base, const struct skj_tota
 			nfirst = 0;
 			ret |= reachbelow(reach, h, &below, &next, &have);
 			if (below > t->ndocs)
-				eprintf("%s: more reaches than documents", reach->name);
+				eprintf("%s: more reaches than documents", escname(reach->name));
 		}
 		prev = d;
 		holdadd(&hd, (uint32_t)d);

@@ -424,7 +424,7 @@ wtab_load_lines(struct wtab *t, const char *path, int unique)
 		if ((tab = memchr(line, '\t', (size_t)n)))
 			n = tab - line;
 		if (n == 0) {
-			weprintf("%s:%ju: empty word", r.name, r.lineno);
+			weprintf("%s:%ju: empty word", escname(r.name), r.lineno);
 			ret = -1;
 			break;
 		}
@@ -432,7 +432,7 @@ wtab_load_lines(struct wtab *t, const char *path, int unique)
 		before = t->n;
 		wtab_intern(t, line, (size_t)n);
 		if (unique && t->n == before) {
-			weprintf("%s:%ju: duplicate word '%.*s'", r.name, r.lineno, (int)n, line);
+			weprintf("%s:%ju: duplicate word '%.*s'", escname(r.name), r.lineno, (int)n, line);
 			ret = -1;
 			break;
 		}
