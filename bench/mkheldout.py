@@ -236,7 +236,7 @@ def chapters(txt):
     """A DocBook book's plain-text rendering cut at its chapter and appendix
     headings: {heading less blanks: text}."""
     lines = txt.splitlines(keepends=True)
-    head = re.compile(r"^(Chapter \d+\.|Appendix [A-Z]\.|第 ?\d+ ?章|附录 [A-Z]\.|付録 ?[A-Z]\.)")
+    head = re.compile(r"^(Chapter\s\d+\.|Appendix\s[A-Z]\.|第\s?\d+\s?章|附录\s[A-Z]\.|付録\s?[A-Z]\.)")
     cut = [i for i, l in enumerate(lines) if head.match(l)]
     out = {}
     for j, i in enumerate(cut):
