@@ -42,6 +42,10 @@ score() {
 		END { printf "%4d %4d %4d %7s", tp, fp, fn, f }'
 }
 echo
+echo "labelled pairs by kind (label count; SOURCE: left out; bench/README):"
+awk -F '\t' '{ k = $4; sub(/^[^:]*:/, "", k); n[k " " $3]++ }
+	END { for (k in n) print k, n[k] }' "$set/labels.tsv" | sort | paste - - - - | column -t
+echo
 echo "pairs: per source, tp fp fn F1 with neardup's defaults | with -e all"
 (cd "$set" && neardup docs >"$tmp/p.def" && neardup -e all docs >"$tmp/p.all")
 while read -r name grp gen lang; do
@@ -72,4 +76,10 @@ for m in def all; do
 	    "$(paireval "$tmp/l.held" "$tmp/p.$m" | awk -F '\t' '$1 == "all" { print $8 }')" \
 	    "$(paireval "$tmp/l.cjk" "$tmp/p.$m" | awk -F '\t' '$1 == "all" { print $8 }')" \
 	    "$(awk -F '\t' '$1 == "reported" { print $5 }' "$tmp/ev.$m")"
+	# the reported pairs without a label: gray (gold Jaccard 0.3 to 0.5) or not
+	awk -F '\t' 'FILENAME == ARGV[1] { l[$1 "\t" $2] = l[$2 "\t" $1] = 1; next }
+		FILENAME == ARGV[2] { g[$1 "\t" $2] = g[$2 "\t" $1] = 1; next }
+		!(($1 "\t" $2) in l) { n++; if (($1 "\t" $2) in g) gr++ }
+		END { printf "  unlabelled reported: %d (gray %d, under 0.3 %d)\n", n, gr, n - gr }' \
+	    "$set/labels.tsv" "$set/gray.tsv" "$tmp/p.$m"
 done
