@@ -271,8 +271,12 @@ def complete(labels, sels):
       (tokens(): words, CJK characters) is SAME or more is one text: 1
       (a template or translation pair so is a copy: KIND-copy; one no rule
       made: SOURCE:gold-copy);
+    - a pair labelled 0 from GRAY to SAME, and one made as one text (not
+      an edit) under GRAY (an API page and its autodoc directives, a page
+      made of includes) lose their label: they and the unlabelled pairs
+      from GRAY to SAME are gray (gray.tsv: ID_A, ID_B, Jaccard, KIND);
     - ":cjk" is appended to the KIND of a pair with a side at least half
-      CJK. Pairs from GRAY to SAME without a label go to gray.tsv."""
+      CJK."""
     ids = sorted(set(x for a, b, _, _ in labels for x in (a, b)) |
                  set("docs/" + os.path.relpath(os.path.join(d, f), os.path.join(out, "docs"))
                      for d, _, fs in os.walk(os.path.join(out, "docs")) for f in fs))
@@ -324,7 +328,7 @@ def complete(labels, sels):
             for j, a in enumerate(l):
                 for b in l[j + 1:]:
                     cand.add(tuple(sorted((a, b))))
-    nflip = ncopy = 0
+    nflip = ncopy = nlow = nmid = 0
     gray = []
     for key in sorted(cand):
         a, b = key
@@ -339,13 +343,20 @@ def complete(labels, sels):
             elif v[0] == 0:
                 v[0], v[1] = 1, v[1] + "-copy"
                 nflip += 1
-        elif j >= GRAY and v is None:
-            gray.append("%s\t%s\t%.4f\n" % (a, b, j))
+        elif (v is None and j >= GRAY or v is not None and v[0] == 0 and j >= GRAY
+              or v is not None and v[0] == 1 and ":edit" not in v[1] and j < GRAY):
+            # gray, or made as one text and not one by content
+            gray.append("%s\t%s\t%.4f\t%s\n" % (a, b, j, v[1] if v else "-"))
+            if v is not None:
+                nlow += v[0]
+                nmid += 1 - v[0]
+                del lab[key]
     with open(os.path.join(out, "gray.tsv"), "w") as fp:
         fp.write("".join(gray))
     print("mkheldout: %d pairs made as one text are translations, %d by closure, "
-          "%d labelled 0 are copies, %d more copies, %d gray" % (ntr, nclo, nflip, ncopy, len(gray)),
-          file=sys.stderr)
+          "%d labelled 0 are copies, %d more copies, %d made as one text are not "
+          "(under %.1f), %d labelled 0 are gray, %d gray in all"
+          % (ntr, nclo, nflip, ncopy, nlow, GRAY, nmid, len(gray)), file=sys.stderr)
     res = []
     for (a, b), (lb, k) in sorted(lab.items(), key=lambda x: (x[1][1].split(":")[0], x[0])):
         if max(cs[a], cs[b]) >= 0.5:
