@@ -59,6 +59,8 @@ while read -r name grp gen lang; do
 	printf '%-4s %-12s %s | %s\n' "$grp" "$name" "$(score "$tmp/l.$name" "$tmp/pp.def")" \
 	    "$(score "$tmp/l.$name" "$tmp/pp.all")"
 done <"$set/sources.tsv" | sort -s -k1,1r
+gray=$set/gray.tsv
+[ -f "$gray" ] || gray=/dev/null
 for m in def all; do
 	awk -F '\t' 'FNR == NR { if ($2 == "HELD") h[$1] = 1; next }
 		{ s = $4; sub(/:.*/, "", s) } s in h' "$set/sources.tsv" "$set/labels.tsv" >"$tmp/l.held"
@@ -81,5 +83,5 @@ for m in def all; do
 		FILENAME == ARGV[2] { g[$1 "\t" $2] = g[$2 "\t" $1] = 1; next }
 		!(($1 "\t" $2) in l) { n++; if (($1 "\t" $2) in g) gr++ }
 		END { printf "  unlabelled reported: %d (gray %d, under 0.3 %d)\n", n, gr, n - gr }' \
-	    "$set/labels.tsv" "$set/gray.tsv" "$tmp/p.$m"
+	    "$set/labels.tsv" "$gray" "$tmp/p.$m"
 done
