@@ -264,16 +264,18 @@ def complete(labels, sels):
     """The labels decided by the gold text of both documents (their gold
     for pages, all of a plain-text file), never by a detector's output:
     - a pair made as one text (page and source, text rendering, version,
-      edit) whose documents are not of one script (one side's letters at
+      edit) whose documents are not of one script (one side's tokens at
       least half CJK, the other's under a tenth) is a translation: 0;
-    - the pairs made as one text (not edits) are closed transitively: 1;
+    - the pairs made as one text or as an edit are closed transitively:
+      1 (an edited page and the text rendering of the page), but for the
+      gray rule below;
     - any pair of the set, labelled or not, whose gold 5-shingle Jaccard
       (tokens(): words, CJK characters) is SAME or more is one text: 1
       (a template or translation pair so is a copy: KIND-copy; one no rule
       made: SOURCE:gold-copy);
-    - a pair labelled 0 from GRAY to SAME, and one made as one text (not
-      an edit) under GRAY (an API page and its autodoc directives, a page
-      made of includes) lose their label: they and the unlabelled pairs
+    - a pair labelled 0 from GRAY to SAME, and one labelled 1 as one text
+      or by closure (not an edit) under GRAY (an API page and its autodoc
+      directives, a page made of includes) lose their label: they and the unlabelled pairs
       from GRAY to SAME are gray (gray.tsv: ID_A, ID_B, Jaccard, KIND);
     - ":cjk" is appended to the KIND of a pair with a side at least half
       CJK."""
@@ -303,7 +305,7 @@ def complete(labels, sels):
             x = up[x]
         return x
     for (a, b), (lb, k) in sorted(lab.items()):
-        if lb == 1 and ":edit" not in k:
+        if lb == 1:
             up[find(a)] = find(b)
     comp = {}
     for x in ids:
