@@ -191,6 +191,11 @@ faults() {
 	[ -z "$(ls w)" ]
 }
 
+@test "neardup -E local: a file not read is said, the others joined, status 1" {
+	printf 'docsplit: nofile: No such file or directory\n' >want.err
+	cmpout 1 ../ref.pairs want.err neardup -P 2 nofile docs
+}
+
 @test "neardup -E local: a task that fails and a task killed run again: the same pairs" {
 	faults
 	echo "neardup: stage keys failed (status 3)" >want.err
