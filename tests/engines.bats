@@ -235,13 +235,28 @@ faults() {
 	[ -z "$(squeue -h)" ]
 }
 
+@test "neardup -E slurm: a task that fails and a task killed run again: the same pairs" {
+	[ -e ../slurm.ok ] || skip "Slurm or munge not available: $(tail -1 ../slurm.out)"
+	faults
+	echo "neardup: stage keys failed (status 3)" >want.err
+	cmpout 0 ../ref.pairs want.err env PATH="$PWD/faults:$PATH" neardup -E slurm -P 8 docs
+	[ -d once/keys ]
+	[ -d once/map ]
+	[ -z "$(squeue -h)" ]
+}
+
 @test "neardup -E slurm: a task that fails for good: status 1, said, no job left waiting" {
 	[ -e ../slurm.ok ] || skip "Slurm or munge not available: $(tail -1 ../slurm.out)"
 	real=$(command -v skjoin)
 	printf '#!/bin/sh\ncase " $* " in *" -K "*) exit 3 ;; esac\nexec "%s" "$@"\n' "$real" \
 		>faults/skjoin
 	chmod +x faults/skjoin
-	printf 'neardup: stage keys failed (status 3)\nneardup: the Slurm jobs failed\n' >want.err
+	{
+		for try in 1 2 3; do
+			echo "neardup: stage keys failed (status 3)"
+		done
+		echo "neardup: the Slurm jobs failed"
+	} >want.err
 	cmpout 1 /dev/null want.err env PATH="$PWD/faults:$PATH" neardup -E slurm -P 1 docs
 	[ -z "$(squeue -h)" ]
 }
