@@ -1109,7 +1109,8 @@ skj_verify(struct rdr *in, struct rdr *sent, const struct skj_totals *t,
 			;
 		for (sp = p - 1; sp > line && sp[-1] != '\t'; sp--)
 			;
-		if (p - line < DOCW + 2 || sp <= line || parsedoc(line, DOCW, &a) < 0 ||
+		/* (the sketch between A and the weights: sp past A's TAB and one more) */
+		if (p - line < DOCW + 2 || sp - line < DOCW + 2 || parsedoc(line, DOCW, &a) < 0 ||
 		    line[DOCW] != '\t') {
 			ret |= bad(sent, "bad sent record: skipped");
 			continue;

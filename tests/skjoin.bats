@@ -187,6 +187,9 @@ sketches() {
 	printf 'x\n' >bad
 	check 1 '' 'skjoin: bad:1: bad totals record\n' skjoin -A 1 -T bad -o o </dev/null
 	check 1 '' 'skjoin: /dev/stdin:1: bad pair record: skipped\n' skjoin -g -T t -p /dev/stdin <<<'0000000009	0000000001'
+	# a sent record without its sketch: A, the weights, the partners
+	printf '0000000001\tx\t0000000002\n' >sent
+	check 1 '' 'skjoin: sent:1: bad sent record: skipped\n' skjoin -B -T t -p sent </dev/null
 }
 
 @test "skjoin -K: a hash held by 1.2 million documents: linear pairs, bounded memory" {
