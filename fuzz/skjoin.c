@@ -2,8 +2,8 @@
  * Fuzz the record readers of the sharded join (lib/skjoin): each step of
  * skjoin(1) on any bytes. OPT2 % 10 picks the step: the digests of sketch
  * records (0), dedup of digest records (1), the plan from samples (2),
- * the map of sketch records with repeats (part 1) and ranges (part 2)
- * (3), totals summed (4), bases of reach counts (5), the keys with their
+ * the map of sketch records with repeats (part 1) and ranges (part 2),
+ * and their document records (3), totals summed (4), bases of reach counts (5), the keys with their
  * reaches (part 1) (6), send (7), verify with the sketches sent (part 1)
  * (8), clusters or unique documents (bit 4 of OPT2) of pairs with ID
  * records (part 1) (9). There are 1 + OPT1 >> 4 shards, this one OPT2 / 16
@@ -169,6 +169,10 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		low = ranges(in.path[2], shards);
 		skj_map(&r0, in.o1 & 8 ? &r1 : NULL, low, shard, shards, in.o2 >> 5, outdir());
 		free(low);
+		rdr_close(&r0);
+		if (rdr_open(&r0, in.path[0]) < 0)
+			abort();
+		skj_docs(&r0, shard, shards, stdout);
 		break;
 	case 5:
 		skj_bases(&r0, shards, stdout);
