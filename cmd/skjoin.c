@@ -13,8 +13,8 @@
 #include "util.h"
 
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
-static int step;		/* D, R, Q, M, S, C, K, A, B, g, u */
-static unsigned shard, nshards;	/* -D i/n, -M i/n, -K i/n, -R n, -Q n, -C n, -A n */
+static int step;		/* D, R, Q, M, N, S, C, K, A, B, g, u */
+static unsigned shard, nshards;	/* -D i/n, -M i/n, -N i/n, -K i/n, -R n, -Q n, -C n, -A n */
 static uint64_t key[2];		/* -k */
 static int kflag;
 static const char *repeats;	/* -x */
@@ -47,7 +47,7 @@ loadbase(const char *path, unsigned i, uint64_t *v)
 	return rdr_close(&r) | (err != NULL);
 }
 
-/* -D i/n, -K i/n, -M i/n */
+/* -D i/n, -K i/n, -M i/n, -N i/n */
 static void
 shardof(const char *s)
 {
@@ -81,7 +81,7 @@ keyof(const char *s)
 }
 
 static const char synopsis[] =
-    "-D i/n | -R n | -Q n | -M i/n | -S | -C n | -K i/n | -A n | -B | -g | -u "
+    "-D i/n | -R n | -Q n | -M i/n | -N i/n | -S | -C n | -K i/n | -A n | -B | -g | -u "
     "[-b bases] [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] "
     "[-q ranges] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]";
 
@@ -125,7 +125,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "skjoin";
-	while ((c = getopt(argc, argv, "A:BC:D:K:M:Q:R:ST:b:c:d:ghk:m:o:p:q:r:t:ux:")) != -1) {
+	while ((c = getopt(argc, argv, "A:BC:D:K:M:N:Q:R:ST:b:c:d:ghk:m:o:p:q:r:t:ux:")) != -1) {
 		switch (c) {
 		case 'A':
 		case 'C':
@@ -137,6 +137,7 @@ main(int argc, char *argv[])
 		case 'D':
 		case 'K':
 		case 'M':
+		case 'N':
 			setstep(c);
 			shardof(optarg);
 			break;
@@ -192,7 +193,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (!step || argc > 1)
 		usage();
-	if (!strchr("DRQMSC", step) && !totals)
+	if (!strchr("DRQMNSC", step) && !totals)
 		usage();
 	if ((step == 'D' && !kflag) || (step == 'M' && !ranges) || (step == 'Q' && argc != 1))
 		usage();
@@ -224,6 +225,9 @@ main(int argc, char *argv[])
 		ret = skj_map(&in, repeats ? &r : NULL, low, shard, nshards, opt.minsize, dir);
 		if (repeats)
 			ret |= rdr_close(&r);
+		break;
+	case 'N':
+		ret = skj_docs(&in, shard, nshards, stdout);
 		break;
 	case 'S':
 		ret = skj_sum(&in, &t);

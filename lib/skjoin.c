@@ -516,7 +516,7 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
     unsigned minsize, const char *dir)
 {
 	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
-	struct out *keys, *docs, *ids, *reach, *tot, *rcount;
+	struct out *keys, *ids, *reach, *tot, *rcount;
 	struct keys *part;
 	struct sketch *s = &sr.s;
 	struct skj_totals t = { 0, 0, 0 };
@@ -526,12 +526,11 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 	int have = 0, ret = 0;
 
 	keys = outsopen(dir, "keys", n);
-	docs = outsopen(dir, "docs", 0);
 	ids = outsopen(dir, "ids", 0);
 	reach = outsopen(dir, "reach", n);
 	tot = outsopen(dir, "totals", 0);
 	rcount = outsopen(dir, "rcount", 0);
-	if (!keys || !docs || !ids || !reach || !tot || !rcount)
+	if (!keys || !ids || !reach || !tot || !rcount)
 		exit(1);
 	nreach = ecalloc(n, sizeof *nreach);
 	part = ecalloc(n, sizeof *part);
@@ -539,11 +538,6 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 		repeat = (unsigned)isrepeat(repeats, d, &next, &have, &ret);
 		t.ndocs += !repeat;
 		t.limit = d + 1;
-		adddoc(&docs->b, d);
-		obuf_add(&docs->b, "\t0\t", 3);
-		obuf_add(&docs->b, sr.line, sr.len);
-		obuf_addc(&docs->b, '\n');
-		outflush(docs, 0);
 		adddoc(&ids->b, d);
 		obuf_addc(&ids->b, '\t');
 		obuf_add(&ids->b, s->id, s->idlen);
@@ -596,8 +590,29 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 	for (q = 0; q < n; q++)
 		fprintf(rcount->a.fp, "%ju\n", (uintmax_t)nreach[q]);
 	free(nreach);
-	ret |= outsclose(keys, n) | outsclose(docs, 0) | outsclose(ids, 0) | outsclose(rcount, 0);
+	ret |= outsclose(keys, n) | outsclose(ids, 0) | outsclose(rcount, 0);
 	return ret | outsclose(reach, n) | outsclose(tot, 0);
+}
+
+int
+skj_docs(struct rdr *r, unsigned i, unsigned n, FILE *fp)
+{
+	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
+	struct obuf b = { 0 };
+	uint64_t d;
+
+	while (nextdoc(&sr, &d)) {
+		adddoc(&b, d);
+		obuf_add(&b, "\t0\t", 3);
+		obuf_add(&b, sr.line, sr.len);
+		obuf_addc(&b, '\n');
+		if (b.n >= 1 << 16)
+			obuf_flush(&b, fp);
+	}
+	if (b.n)
+		obuf_flush(&b, fp);
+	free(b.p);
+	return sr.ret;
 }
 
 /* A totals record: DOCS<TAB>SIZE<TAB>LIMIT. */
@@ -1109,7 +1124,8 @@ skj_verify(struct rdr *in, struct rdr *sent, const struct skj_totals *t,
 			;
 		for (sp = p - 1; sp > line && sp[-1] != '\t'; sp--)
 			;
-		if (p - line < DOCW + 2 || sp <= line || parsedoc(line, DOCW, &a) < 0 ||
+		/* (the sketch between A and the weights: sp past A's TAB and one more) */
+		if (p - line < DOCW + 2 || sp - line < DOCW + 2 || parsedoc(line, DOCW, &a) < 0 ||
 		    line[DOCW] != '\t') {
 			ret |= bad(sent, "bad sent record: skipped");
 			continue;
