@@ -188,11 +188,11 @@ pagepart(struct rdr *r)
 	    pagestart(r->fd, st.st_size / cut.parts * (cut.part + 1) +
 	    st.st_size % cut.parts * (cut.part + 1) / cut.parts, st.st_size, &to) < 0 ||
 	    (fd = dup(r->fd)) < 0) {
-		weprintf("%s:", r->name);
+		weprintf("%s:", escname(r->name));
 		return 1;
 	}
 	if (lseek(fd, from, SEEK_SET) < 0) {
-		weprintf("%s:", r->name);
+		weprintf("%s:", escname(r->name));
 		close(fd);
 		return 1;
 	}
@@ -254,20 +254,20 @@ jsonlines(struct rdr *r)
 			continue;
 		json_init(&jl.json, line + bom, (size_t)n - bom);
 		if (json_find(&jl.json, names, v, 2) < 0) {
-			weprintf("%s:%ju: invalid JSON at byte %zu: %s", r->name, r->lineno,
+			weprintf("%s:%ju: invalid JSON at byte %zu: %s", escname(r->name), r->lineno,
 			    bom + json_offset(&jl.json) + 1, jl.json.err);
 			ret = 1;
 		} else if (v[0].type == JSON_ERR || v[1].type == JSON_ERR) {
-			weprintf("%s:%ju: no member \"%s\"", r->name, r->lineno,
-			    names[v[0].type == JSON_ERR ? 0 : 1]);
+			weprintf("%s:%ju: no member \"%s\"", escname(r->name), r->lineno,
+			    escname(names[v[0].type == JSON_ERR ? 0 : 1]));
 			ret = 1;
 		} else if (v[0].type != JSON_STRING && v[0].type != JSON_NUMBER) {
 			weprintf("%s:%ju: member \"%s\" is not a string or number",
-			    r->name, r->lineno, jl.idname);
+			    escname(r->name), r->lineno, escname(jl.idname));
 			ret = 1;
 		} else if (v[1].type != JSON_STRING) {
-			weprintf("%s:%ju: member \"%s\" is not a string", r->name,
-			    r->lineno, jl.textname);
+			weprintf("%s:%ju: member \"%s\" is not a string", escname(r->name),
+			    r->lineno, escname(jl.textname));
 			ret = 1;
 		} else {
 			putjson(&v[0]);
@@ -341,13 +341,13 @@ warcfile(struct rdr *r)
 		case WARC_SKIP:
 			doc.nrecskip++;
 			if (doc.verbose && w.why)
-				weprintf("%s: WARC record at byte %ju: %s, skipped", r->name,
+				weprintf("%s: WARC record at byte %ju: %s, skipped", escname(r->name),
 				    w.off, w.why);
 			break;
 		case WARC_BAD:
 			/* a gzip error cutting the file was reported */
 			if (!r->err || strcmp(w.why, "truncated"))
-				weprintf("%s: WARC record at byte %ju: %s", r->name, w.off, w.why);
+				weprintf("%s: WARC record at byte %ju: %s", escname(r->name), w.off, w.why);
 			ret = 1;
 			break;
 		}
@@ -387,7 +387,7 @@ readfile(struct rdr *r, const char *id)
 		/* told by the file's first bytes, whatever the part */
 		doc.nbinary++;
 		if (doc.verbose && cut.part == 0)
-			weprintf("%s: binary, skipped", r->name);
+			weprintf("%s: binary, skipped", escname(r->name));
 	} else switch (mode) {
 	case PAGES:
 		if (whole)
@@ -421,13 +421,13 @@ walkentry(const char *path)
 	int fd;
 
 	if (lstat(path, &st) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return 1;
 	}
 	if (S_ISDIR(st.st_mode))
 		return walk(path);
 	if (S_ISLNK(st.st_mode) && stat(path, &st) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return 1;
 	}
 	if (!S_ISREG(st.st_mode) || !mine())
@@ -463,14 +463,14 @@ walk(const char *dir)
 	int ret = 0;
 
 	if (!(d = opendir(dir))) {
-		weprintf("%s:", dir);
+		weprintf("%s:", escname(dir));
 		return 1;
 	}
 	for (;;) {
 		errno = 0;
 		if (!(e = readdir(d))) {
 			if (errno) {
-				weprintf("%s:", dir);
+				weprintf("%s:", escname(dir));
 				ret = 1;
 			}
 			break;
@@ -510,7 +510,7 @@ dopath(const char *path, const char *id)
 
 	if (listonly) {
 		if (stat(path, &st) < 0) {
-			weprintf("%s:", path);
+			weprintf("%s:", escname(path));
 			return 1;
 		}
 		return S_ISDIR(st.st_mode) ? walk(path) : putpath(id);
@@ -569,7 +569,7 @@ readlist(const char *list)
 		if (n == 0)
 			continue;
 		if (memchr(path, '\0', (size_t)n)) {
-			weprintf("%s:%ju: NUL in a path (a list for -0?)", r.name, r.lineno);
+			weprintf("%s:%ju: NUL in a path (a list for -0?)", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
@@ -631,7 +631,7 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			if (!(slash = strchr(optarg, '/')))
-				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", optarg);
+				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", escname(optarg));
 			*slash = '\0';
 			deal.parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
 			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");

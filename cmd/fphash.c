@@ -45,21 +45,21 @@ loaddf(const char *path)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB between word and document count", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB between word and document count", escname(r.name), r.lineno);
 			bad = 1;
 			break;
 		}
 		c = (uint64_t)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: document count '%.*s' is %s", r.name, r.lineno,
+			weprintf("%s:%ju: document count '%.*s' is %s", escname(r.name), r.lineno,
 			    (int)(line + n - tab - 1), tab + 1, errstr);
 			bad = 1;
 			break;
 		}
 		if ((tab == line ? simh_addndocs(sh, c) :
 		    simh_adddf(sh, line, (size_t)(tab - line), c)) < 0) {
-			weprintf("%s:%ju: document count overflows", r.name, r.lineno);
+			weprintf("%s:%ju: document count overflows", escname(r.name), r.lineno);
 			bad = 1;
 			break;
 		}
@@ -68,7 +68,7 @@ loaddf(const char *path)
 		return -1;
 	if (!simh_hasdocs(sh)) {
 		/* the count may come in a later file, but the first must have one */
-		weprintf("%s: no number of documents (a record with an empty word)", path);
+		weprintf("%s: no number of documents (a record with an empty word)", escname(path));
 		return -1;
 	}
 	return 0;
@@ -103,15 +103,15 @@ loadtable(const char *path, size_t nrows)
 		if (j == mbits)
 			continue;
 		if (j == (size_t)n)
-			weprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
+			weprintf("%s:%ju: row has %zu bits, %u needed", escname(r.name), r.lineno, j, mbits);
 		else
-			weprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);
+			weprintf("%s:%ju: character %zu is not 0 or 1", escname(r.name), r.lineno, j + 1);
 		bad = 1;
 	}
 	if (rdr_close(&r))
 		bad = 1;
 	else if (!bad && i < nrows) {
-		weprintf("%s: has %zu rows, %zu needed", path, i, nrows);
+		weprintf("%s: has %zu rows, %zu needed", escname(path), i, nrows);
 		bad = 1;
 	}
 	if (bad) {
@@ -162,7 +162,7 @@ additems(const char *text, const struct rdr *r)
 	int bad = k < items.n;
 
 	if (bad)
-		weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
+		weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
 		    (int)items.len[k], text + items.off[k]);
 	items.n = 0;
 	return bad ? -1 : 0;
@@ -185,7 +185,7 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			/* the items before it first: an error there comes first */
 			if (additems(text, r) < 0)
 				return -1;
-			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
+			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
 			    (int)n, s);
 			return -1;
 		}
@@ -233,17 +233,17 @@ addnums(const char *text, const char *end, const struct rdr *r)
 			items.id[j] = numfeat[items.id[j]];
 		k = simh_addids(sh, items.id, items.count, items.n);
 		if (k < items.n) {
-			weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
+			weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
 			    (int)items.len[k], text + items.off[k]);
 			return -1;
 		}
 		items.n = 0;
 		if (got == -1)
-			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
+			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
 			    (int)n, s);
 		else if (got == -2)
 			weprintf("%s:%ju: word number %lld is not in the word list",
-			    r->name, r->lineno, num);
+			    escname(r->name), r->lineno, num);
 		if (got <= 0)
 			return got < 0 ? -1 : 0;
 	}
@@ -262,7 +262,7 @@ fphash(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB after the page ID", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
@@ -273,7 +273,7 @@ fphash(const char *path)
 			continue;
 		}
 		if ((st = simh_finish(sh, &f)) < 0) {
-			weprintf("%s:%ju: page weights are too large", r.name, r.lineno);
+			weprintf("%s:%ju: page weights are too large", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}

@@ -342,7 +342,7 @@ wordfreq(const char *path)
 		if (eol) {
 			if ((batch ? tok_end_batch(&t, addbatch, NULL) :
 			    tok_end(&t, add, NULL)) < 0 && !rec.bad) {
-				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
+				weprintf("%s:%ju: bad escape in the page text", escname(r.name), r.lineno);
 				rec.bad = 1;
 			}
 			endtext();

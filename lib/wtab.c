@@ -423,13 +423,13 @@ wtab_lines(const char *path, int (*fn)(void *ctx, const char *w, size_t n), void
 		if ((tab = memchr(line, '\t', (size_t)n)))
 			n = tab - line;
 		if (n == 0) {
-			weprintf("%s:%ju: empty word", r.name, r.lineno);
+			weprintf("%s:%ju: empty word", escname(r.name), r.lineno);
 			ret = -1;
 			break;
 		}
 		lowercase(line, (size_t)n);
 		if (fn(ctx, line, (size_t)n) < 0) {
-			weprintf("%s:%ju: duplicate word '%.*s'", r.name, r.lineno, (int)n, line);
+			weprintf("%s:%ju: duplicate word '%.*s'", escname(r.name), r.lineno, (int)n, line);
 			ret = -1;
 			break;
 		}
