@@ -441,18 +441,33 @@ help(const char *synopsis)
 size_t
 utoa(char *s, unsigned long long v)
 {
-	char tmp[20], *p = tmp + sizeof tmp;
-	size_t n;
+	/* two digits at a time, written from the end: ids and counts alike */
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
+	unsigned long long t;
+	size_t n, r;
+	char *p;
 
 	if (v < 10) {	/* most counts */
 		*s = (char)('0' + v);
 		return 1;
 	}
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(s, p, n);
+	/* the digits by comparison: a multiplication each, not a division */
+	for (n = 2, t = 100; n < 20 && v >= t; n++)
+		t *= 10;
+	for (p = s + n; v >= 100; v /= 100) {
+		r = (size_t)(v % 100);
+		*--p = pairs[2 * r + 1];
+		*--p = pairs[2 * r];
+	}
+	if (v >= 10) {
+		*--p = pairs[2 * v + 1];
+		*--p = pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return n;
 }
 
