@@ -50,6 +50,14 @@ enum state { SEEK_ID, IN_TEXT };
 
 static struct obuf idline;	/* the line that may become the ID */
 static struct obuf out;		/* page records, written a block at a time */
+/* -o, -r: the records dealt out in turn to files prefix0, prefix1, ... */
+static struct {
+	const char *prefix;
+	unsigned parts;		/* 0: all to standard output */
+	unsigned next;		/* the part of the record being written */
+	FILE **fp;
+	char **name;
+} deal_out;
 
 /* JSON Lines (-j) */
 static struct {
@@ -58,13 +66,52 @@ static struct {
 	struct obuf field;	/* a decoded JSON string */
 } jl = { .idname = "id", .textname = "text" };
 
+/*
+ * Write the output block: to standard output, or a record to each part in
+ * turn. An escaped record holds no LF but its last byte, so a record cut
+ * by a block's end goes on in the same part.
+ */
+static void
+flushout(void)
+{
+	const char *p, *end, *nl;
+
+	if (deal_out.parts == 0) {
+		obuf_flush(&out, stdout);
+		return;
+	}
+	if (out.n == 0)
+		return;
+	for (p = out.p, end = out.p + out.n; p < end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p)))) {
+			fwrite(p, 1, (size_t)(end - p), deal_out.fp[deal_out.next]);
+			break;
+		}
+		fwrite(p, 1, (size_t)(nl + 1 - p), deal_out.fp[deal_out.next]);
+		deal_out.next = (deal_out.next + 1) % deal_out.parts;
+	}
+	out.n = 0;
+}
+
+/* A write error: the output is lost, so reading stops. */
+static int
+outerror(void)
+{
+	unsigned i;
+
+	for (i = 0; i < deal_out.parts; i++)
+		if (ferror(deal_out.fp[i]))
+			return 1;
+	return ferror(stdout);
+}
+
 /* Append n bytes of s to the output, escaped. */
 static void
 putesc(const char *s, size_t n)
 {
 	out.n += esc_encode(obuf_room(&out, 2 * n), s, n);
 	if (out.n >= 1 << 16)
-		obuf_flush(&out, stdout);
+		flushout();
 }
 
 static int
@@ -296,7 +343,7 @@ putpath(const char *path)
 {
 	obuf_add(&out, path, strlen(path) + 1);
 	if (out.n >= 1 << 16)
-		obuf_flush(&out, stdout);
+		flushout();
 	return 0;
 }
 
@@ -315,7 +362,7 @@ warcfile(struct rdr *r)
 
 	rdr_gzmax(r, UINT64_MAX);
 	warc_init(&w, r, doc.max);
-	while (!ferror(stdout) && (k = warc_next(&w)) != WARC_END) {
+	while (!outerror() && (k = warc_next(&w)) != WARC_END) {
 		if (k == WARC_DOC) {
 			doc.record.n = 0;
 			if (w.prefix.n > 0)	/* memcpy from a null pointer is undefined, even of 0 */
@@ -402,7 +449,7 @@ readfile(struct rdr *r, const char *id)
 		ret = jsonlines(r);
 		break;
 	}
-	obuf_flush(&out, stdout);
+	flushout();
 	return ret | rdr_close(r);
 }
 
@@ -491,7 +538,7 @@ walk(const char *dir)
 		path.n = base;
 		obuf_add(&path, names[i], strlen(names[i]) + 1);
 		/* after a write error the output is lost: stop reading */
-		if (!ferror(stdout))
+		if (!outerror())
 			ret |= walkentry(path.p);
 		free(names[i]);
 	}
@@ -565,7 +612,7 @@ readlist(const char *list)
 
 	if (rdr_open(&r, list) < 0)
 		return 1;
-	while (!ferror(stdout) && (n = rdr_record(&r, listdelim, &path)) >= 0) {
+	while (!outerror() && (n = rdr_record(&r, listdelim, &path)) >= 0) {
 		if (n == 0)
 			continue;
 		if (memchr(path, '\0', (size_t)n)) {
@@ -579,8 +626,30 @@ readlist(const char *list)
 	return ret | rdr_close(&r);
 }
 
+/* -o, -r: open the parts' files, each with a block buffer. */
+static void
+openparts(void)
+{
+	struct obuf name = { 0 };
+	unsigned i;
+
+	deal_out.fp = ecalloc(deal_out.parts, sizeof *deal_out.fp);
+	deal_out.name = ecalloc(deal_out.parts, sizeof *deal_out.name);
+	for (i = 0; i < deal_out.parts; i++) {
+		name.n = 0;
+		obuf_add(&name, deal_out.prefix, strlen(deal_out.prefix));
+		obuf_addu(&name, i);
+		obuf_addc(&name, '\0');
+		deal_out.name[i] = estrdup(name.p);
+		if (!(deal_out.fp[i] = fopen(deal_out.name[i], "w")))
+			eprintf("%s:", deal_out.name[i]);
+		setvbuf(deal_out.fp[i], emalloc(1 << 16), _IOFBF, 1 << 16);
+	}
+	free(name.p);
+}
+
 static const char synopsis[] =
-    "[-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]";
+    "[-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -595,7 +664,7 @@ main(int argc, char *argv[])
 	char *slash;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0afhi:jlm:np:t:v")) != -1) {
+	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:v")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
@@ -629,12 +698,18 @@ main(int argc, char *argv[])
 		case 'n':
 			listonly = 1;
 			break;
+		case 'o':
+			deal_out.prefix = optarg;
+			break;
 		case 'p':
 			if (!(slash = strchr(optarg, '/')))
 				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", escname(optarg));
 			*slash = '\0';
 			deal.parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
 			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");
+			break;
+		case 'r':
+			deal_out.parts = (unsigned)estrtonum(optarg, 1, 64, "parts");
 			break;
 		case 't':
 			jl.textname = optarg;
@@ -651,7 +726,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
 	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode == JSONL) ||
-	    (listonly && (mode == JSONL || deal.parts > 1)))
+	    (listonly && (mode == JSONL || deal.parts > 1)) ||
+	    !deal_out.prefix != !deal_out.parts || (listonly && deal_out.parts))
 		usage();
 	/* page files are cut into byte ranges, not dealt out whole */
 	if (mode == PAGES) {
@@ -670,14 +746,17 @@ main(int argc, char *argv[])
 	}
 
 	setupstdout();
+	openparts();
 	if (argc == 0)
 		ret |= listdelim >= 0 ? readlist("-") : dopath("-", "-");
 	/* stop at a write error: the output is lost, and fshut still knows why */
-	for (; argc > 0 && !ferror(stdout); argc--, argv++)
+	for (; argc > 0 && !outerror(); argc--, argv++)
 		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
-	obuf_flush(&out, stdout);
+	flushout();
 	if (doc.verbose && (doc.nbinary || doc.nrecskip))
 		weprintf("%ju binary files skipped, %ju WARC records skipped", doc.nbinary, doc.nrecskip);
 	ret |= fshut(stdout, "<stdout>");
+	for (c = 0; (unsigned)c < deal_out.parts; c++)
+		ret |= fshut(deal_out.fp[c], deal_out.name[c]);
 	return ret;
 }
