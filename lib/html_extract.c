@@ -112,6 +112,15 @@ tagweight(enum tag t)
 	}
 }
 
+/* The tag's weight when below 0 (lists, forms, headings), else 0. */
+static int
+negweight(enum tag t)
+{
+	int w = tagweight(t);
+
+	return w < 0 ? w : 0;
+}
+
 static float
 density(const struct xs *x)
 {
@@ -440,8 +449,14 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	default:
 		return 0;
 	}
-	/* a low score: not for a block that is mostly text of few links */
-	if (weight + (xi->cand ? xi->score : 0) < 0 && xi->good * 2 < xi->tlen)
+	/*
+	 * A low score: not for a block that is mostly text of few links. A
+	 * list's own weight does not count: a list of short items (a class's
+	 * ancestry, a list of signatures) is no boilerplate for being a list;
+	 * a list of links goes by its links below.
+	 */
+	if (weight + (xi->cand ? xi->score - (float)negweight(t) : 0) < 0 &&
+	    xi->good * 2 < xi->tlen)
 		return 1;
 	if (xi->commas >= 10)
 		return 0;

@@ -295,3 +295,10 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<html><body><ul class=\"docnav\"><li><a href=\"p.html\">Prev</a></li><li><a href=\"n.html\">Next</a></li></ul><div class=\"section\"><h2>6.2. apt-get</h2>$p$p<div class=\"sidebar\"><div class=\"titlepage\"><p class=\"title\"><strong>TIP Installing a selection</strong></p></div><div class=\"para\">To install the same selection of packages on many machines, save it with dpkg.</div></div>$p$p</div>" >in
 	check 0 'p1\t6.2. apt-get\\n\\n'"$pt$pt"'TIP Installing a selection\\n\\nTo install the same selection of packages on many machines, save it with dpkg.\\n\\n'"$pt${pt%??????}"'\n' '' htmltext in
 }
+
+@test "htmltext: a list of short items in the content is no boilerplate for being a list" {
+	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
+	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.'
+	rec "<div class=\"topNav\"><a href=\"/\">Overview</a> <a href=\"/p\">Package</a></div><div class=\"contentContainer\"><h1>Class OrderWithValidator</h1><ul class=\"inheritance\"><li>java.lang.Object</li><li><ul class=\"inheritance\"><li><a href=\"v.html\">org.junit.validator.AnnotationValidator</a></li><li><ul class=\"inheritance\"><li>org.junit.runner.OrderWithValidator</li></ul></li></ul></li></ul><div class=\"description\">$l$l$l$l</div></div>" >in
+	check 0 'p1\tClass OrderWithValidator\\n\\njava.lang.Object\\n\\n'"$lt"'\\n\\n'"$lt"'\\n\\n'"$lt"'\\n\\n'"$lt"'\n' '' htmltext in
+}
