@@ -19,6 +19,8 @@
 
 /* The pruning rules, dropped one by one while the result is short. */
 enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
+/* With LINKS, no block goes for its links: they are the content (an index). */
+enum { LINKS = 8 };
 
 enum { MINTEXT = 500 };		/* a result shorter than this tries again */
 
@@ -431,7 +433,7 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		break;
 	}
 	if (isheading(t))
-		return weight < 0 || ld > 0.5f;
+		return weight < 0 || (!(flags & LINKS) && ld > 0.5f);
 	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT)
 		return 1;
 	if (!(flags & CLEAN))
@@ -474,13 +476,15 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	 * are cells of links in a table whose rows hold text (a table of
 	 * packages, of methods): a table goes when most of its text is links.
 	 */
-	if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f ||
-	    (t != T_TABLE && xi->blink * 5 > xi->tlen)))
-		return 1;
-	if (list && ld > 0.5f)
-		return 1;
-	if (weight >= 25 && ld > 0.5f)
-		return 1;
+	if (!(flags & LINKS)) {
+		if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f ||
+		    (t != T_TABLE && xi->blink * 5 > xi->tlen)))
+			return 1;
+		if (list && ld > 0.5f)
+			return 1;
+		if (weight >= 25 && ld > 0.5f)
+			return 1;
+	}
 	if ((xi->nemb == 1 && xi->tlen < 75) || xi->nemb > 1)
 		return 1;
 	return 0;
@@ -502,7 +506,8 @@ struct lost {
  * passes it on to its parent, with its own stats if it goes too.
  */
 static void
-clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, int flags)
+clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, int flags,
+    struct xs *lost)
 {
 	struct lost *st = h->lost;
 	struct xs sum;
@@ -539,26 +544,48 @@ clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, in
 			st[sp++].sum = sum;
 		}
 	}
+	/* what is left is what the parent of the region lost */
+	if (sp > 0)
+		*lost = st[sp - 1].sum;
+	else
+		memset(lost, 0, sizeof *lost);
 }
 
 /* One try with the rules in flags: the text it gives, appended to out. */
 static void
 attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
 {
-	uint32_t top, from, to;
+	uint32_t top, p, from, to, c, k, text = 0;
+	struct xs lost;
 
 	stats(h, x, flags);
 	score(h, x, flags);
 	top = choose(h, x, flags);
 	if (top == 0) {
+		p = 0;
 		from = 1;
 		to = (uint32_t)h->nn;
 	} else {
 		siblings(h, x, top);
-		from = h->n[top].parent + 1;
-		to = h->n[h->n[top].parent].end;
+		p = h->n[top].parent;
+		from = p + 1;
+		to = h->n[p].end;
 	}
-	clean(h, x, from, to, top, flags);
+	for (c = h->n[p].first; c; c = h->n[c].next)
+		if (!h->skip[c])
+			text += h->n[c].flags & HF_TEXT ? textlen(h, c, &k) : X(c).tlen;
+	clean(h, x, from, to, top, flags, &lost);
+	/*
+	 * The blocks of links dropped held a third of the content's text:
+	 * they are the content (an index page, a table of contents), not
+	 * a box beside it. Only on the first try, and when the text kept
+	 * is not short (a short result tries again without the dropping).
+	 */
+	if ((flags & STRIP) && (flags & CLEAN) && !(flags & LINKS) && lost.llen * 3 > text &&
+	    text - lost.tlen >= MINTEXT) {
+		attempt(h, x, flags | LINKS, out);
+		return;
+	}
 	html_render(h, from, to, h->skip, out);
 }
 

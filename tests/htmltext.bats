@@ -302,3 +302,12 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<div class=\"topNav\"><a href=\"/\">Overview</a> <a href=\"/p\">Package</a></div><div class=\"contentContainer\"><h1>Class OrderWithValidator</h1><ul class=\"inheritance\"><li>java.lang.Object</li><li><ul class=\"inheritance\"><li><a href=\"v.html\">org.junit.validator.AnnotationValidator</a></li><li><ul class=\"inheritance\"><li>org.junit.runner.OrderWithValidator</li></ul></li></ul></li></ul><div class=\"description\">$l$l$l$l</div></div>" >in
 	check 0 'p1\tClass OrderWithValidator\\n\\njava.lang.Object\\n\\n'"$lt"'\\n\\n'"$lt"'\\n\\n'"$lt"'\\n\\n'"$lt"'\n' '' htmltext in
 }
+
+@test "htmltext: an index page keeps its table of contents, links that hold a third of its text" {
+	p='<p>This manual tells how to build the documentation of a project from plain text sources, with cross references, indexes and themes.</p>'
+	pt='This manual tells how to build the documentation of a project from plain text sources, with cross references, indexes and themes.\\n\\n'
+	toc='<ul><li><a href="a.html">Getting started with a first project</a></li><li><a href="b.html">Writing the sources in plain text</a></li><li><a href="c.html">Cross references between the pages</a></li><li><a href="d.html">Building the pages and the index</a></li><li><a href="e.html">Themes and templates</a></li></ul>'
+	toct='Getting started with a first project\\n\\nWriting the sources in plain text\\n\\nCross references between the pages\\n\\nBuilding the pages and the index\\n\\nThemes and templates'
+	rec "<div class=\"sphinxsidebar\" role=\"navigation\"><a href=\"/\">Home</a></div><div class=\"body\"><h1>Welcome</h1>$p$p$p$p<h2>User guides</h2><div class=\"toctree-wrapper\">$toc</div><h2>Reference</h2><div class=\"toctree-wrapper\">$toc</div></div>" >in
+	check 0 'p1\tWelcome\\n\\n'"$pt$pt$pt$pt"'User guides\\n\\n'"$toct"'\\n\\nReference\\n\\n'"$toct"'\n' '' htmltext in
+}
