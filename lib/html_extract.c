@@ -47,6 +47,18 @@ isws(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+/*
+ * Is an element of tag t a box of its own (a block, a cell)? The hint of
+ * an inline element (a span, a link) drops nothing: it is a word of its
+ * paragraph, as a highlighter's "comment" span or a heading's
+ * "headerlink" is.
+ */
+static int
+isbox(enum tag t)
+{
+	return (html_tagprops[t] & (TP_BLOCK | TP_CELL)) != 0;
+}
+
 /* bytekind[c]: 1 for white space, 2 for a comma, else 0 */
 static const unsigned char bytekind[256] = {
 	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1, [','] = 2,
@@ -197,7 +209,8 @@ stats(struct html *h, struct xs *x, int flags)
 	for (i = 1; i < h->nn; i++) {
 		nd = &h->n[i];
 		h->skip[i] = h->skip[nd->parent];
-		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0)
+		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0 &&
+		    isbox((enum tag)nd->tag))
 			h->skip[i] = 1;
 	}
 	/* children come after their parent: sums from the last node back */
@@ -434,7 +447,7 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	}
 	if (isheading(t))
 		return weight < 0 || (!(flags & LINKS) && ld > 0.5f);
-	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT)
+	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT && isbox(t))
 		return 1;
 	if (!(flags & CLEAN))
 		return 0;

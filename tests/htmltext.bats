@@ -311,3 +311,10 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<div class=\"sphinxsidebar\" role=\"navigation\"><a href=\"/\">Home</a></div><div class=\"body\"><h1>Welcome</h1>$p$p$p$p<h2>User guides</h2><div class=\"toctree-wrapper\">$toc</div><h2>Reference</h2><div class=\"toctree-wrapper\">$toc</div></div>" >in
 	check 0 'p1\tWelcome\\n\\n'"$pt$pt$pt$pt"'User guides\\n\\n'"$toct"'\\n\\nReference\\n\\n'"$toct"'\n' '' htmltext in
 }
+
+@test "htmltext: the hint of an inline element (a highlighter's comment span, a permalink) drops nothing" {
+	p='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
+	pt='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Reading the configuration<a class=\"headerlink\" href=\"#r\">#</a></h1>$p$p$p$p<pre><span class=\"hljs-comment\">/* read the configuration once, at start */</span>\\nload(<span class=\"hljs-string\">\"app.conf\"</span>);</pre></div>" >in
+	check 0 'p1\tReading the configuration#\\n\\n'"$pt$pt$pt$pt"'/* read the configuration once, at start */\\nload(\"app.conf\");\n' '' htmltext in
+}
