@@ -371,6 +371,19 @@ choose(const struct html *h, struct xs *x, int flags)
 			initcand(h, x, top, flags);
 			break;
 		}
+	/*
+	 * A cell that holds under half of its table's text out of links is
+	 * one column of a table (of members, of packages): the table is the
+	 * content. A layout table's text cell holds most of it and stays.
+	 */
+	if (html_tagprops[h->n[top].tag] & TP_CELL) {
+		for (a = h->n[top].parent; a != 0 && h->n[a].tag != T_TABLE; a = h->n[a].parent)
+			;
+		if (a != 0 && 2 * X(top).tlen < X(a).tlen - X(a).llen) {
+			top = a;
+			initcand(h, x, top, flags);
+		}
+	}
 	/* an only child stands for its parent */
 	for (a = h->n[top].parent; a != 0; a = h->n[top].parent) {
 		for (k = 0, c = h->n[a].first; c && k < 2; c = h->n[c].next)
