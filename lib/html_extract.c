@@ -435,6 +435,33 @@ isheading(enum tag t)
 	return t >= T_H1 && t <= T_H6;
 }
 
+/*
+ * Is element i one of a run of siblings of its class (the lines of a code
+ * listing, the rows of a record)? Text between them does not break it.
+ */
+static int
+inrun(const struct html *h, uint32_t i)
+{
+	uint32_t k = h->n[i].klass, p = h->n[i].parent, c;
+	int n;
+
+	if (k == 0)
+		return 0;
+	/* the next element, then the one before: a text node may sit between */
+	for (c = h->n[i].next, n = 0; c && (h->n[c].flags & HF_TEXT) && n < 2; c = h->n[c].next, n++)
+		;
+	if (c && h->n[c].klass == k)
+		return 1;
+	/* a subtree ends where the next begins: the sibling before i ends at i */
+	for (c = i, n = 0; n < 2 && c - 1 != p; n++) {
+		for (c = c - 1; h->n[c].parent != p; c = h->n[c].parent)
+			;
+		if (!(h->n[c].flags & HF_TEXT))
+			return h->n[c].klass == k;
+	}
+	return 0;
+}
+
 /* Should element i, inside the content, go? */
 static int
 boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
@@ -495,7 +522,8 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		return 1;
 	if (xi->ninput > xi->np / 3)
 		return 1;
-	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2))
+	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2) &&
+	    (xi->llen > 0 || !inrun(h, i)))
 		return 1;
 	/*
 	 * Links inside paragraphs of text are no sign of boilerplate; nor

@@ -324,3 +324,10 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<div class=\"navpath\"><ul><li><a href=\"n.html\">Json</a></li><li><a href=\"r.html\">RuntimeError</a></li></ul></div><div class=\"header\"><div class=\"title\">Json::RuntimeError Member List</div></div><div class=\"contents\"><p>This is the complete list of members for <a href=\"r.html\">Json::RuntimeError</a>, including all inherited members.</p><table class=\"directory\">$r</table></div>" >in
 	check 0 'p1\tThis is the complete list of members for Json::RuntimeError, including all inherited members.\\n\\nException(String msg)\\tJson::Exception\\n\\nmsg_\\tJson::Exception\\tprotected\\n\\nwhat() const noexcept override\\tJson::Exception\\n\\nRuntimeError(String const &msg)\\tJson::RuntimeError\n' '' htmltext in
 }
+
+@test "htmltext: short blocks in a run of their class (the lines of a listing) stay; a short box goes" {
+	p='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
+	pt='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"contents\">$p$p$p$p<div class=\"fragment\"><div class=\"line\">int</div>\\n<div class=\"line\">main(void)</div>\\n<div class=\"line\">{</div>\\n<div class=\"line\">	return load(\"app.conf\", 0) == 0 ? 0 : 1;</div>\\n<div class=\"line\">}</div></div><div class=\"box\">Advertisement</div></div>" >in
+	check 0 'p1\t'"$pt$pt$pt$pt"'int\\n\\nmain(void)\\n\\n{\\n\\nreturn load(\"app.conf\", 0) == 0 ? 0 : 1;\\n\\n}\n' '' htmltext in
+}
