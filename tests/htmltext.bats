@@ -331,3 +331,9 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"contents\">$p$p$p$p<div class=\"fragment\"><div class=\"line\">int</div>\\n<div class=\"line\">main(void)</div>\\n<div class=\"line\">{</div>\\n<div class=\"line\">	return load(\"app.conf\", 0) == 0 ? 0 : 1;</div>\\n<div class=\"line\">}</div></div><div class=\"box\">Advertisement</div></div>" >in
 	check 0 'p1\t'"$pt$pt$pt$pt"'int\\n\\nmain(void)\\n\\n{\\n\\nreturn load(\"app.conf\", 0) == 0 ? 0 : 1;\\n\\n}\n' '' htmltext in
 }
+
+@test "htmltext: the id of a section, two tokens, is a heading's anchor, no hint" {
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"body\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"security-headers\"><h2>Security Headers</h2><p>Browsers read the headers of a response to decide what a page may load.</p></section><div id=\"site-header\"><p>Site name and slogan, shown on every page.</p></div></div>" >in
+	i="$introtext"'\\n\\n'
+	check 0 'p1\tGuide\\n\\n'"$i$i$i$i"'Security Headers\\n\\nBrowsers read the headers of a response to decide what a page may load.\n' '' htmltext in
+}
