@@ -206,7 +206,7 @@ SANENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=
 SHARED = ../shared/data
 FUZZ = docsplit wordfreq topn fphash hamq hixfile hixbuild fmtresult esc tok fpcluster json \
 	parsplit parjoin wtab \
-	html paireval sketch simjoin inflate warc skidx
+	html paireval sketch simjoin inflate warc skidx skjoin
 FUZZCC = clang
 # (a harness renames the main of the command it includes, which has no
 # prototype: -Wno-missing-prototypes)

@@ -1,7 +1,9 @@
 # f1.awk GOLD PRED: how well page records PRED match the GOLD ones (both
 # "SOURCE/NAME<TAB>TEXT", escaped as in simrec(5)), by the F1 of shared
 # token 4-grams: tokens are maximal runs of letters and digits (bytes of
-# UTF-8 sequences count as letters), lowercased; 4-grams are a multiset.
+# UTF-8 sequences count as letters, but for the signs of U+0080 to U+00BF:
+# a heading's permalink sign is no part of its word), lowercased; 4-grams
+# are a multiset.
 # Prints per source and overall the mean precision, recall and F1 of the pages.
 BEGIN { FS = "\t" }
 
@@ -9,6 +11,7 @@ function grams(s, g,    n, i, t, k) {
 	gsub(/\\\\/, " ", s)
 	gsub(/\\[ntr0]/, " ", s)
 	s = tolower(s)
+	gsub(/\302[\200-\277]/, " ", s)
 	gsub(/[^a-z0-9\200-\377]+/, " ", s)
 	n = split(s, t, " ")
 	k = 0

@@ -77,12 +77,13 @@ class Gold(html.parser.HTMLParser):
         return "\n\n".join(" ".join(p.split()) for p in t.split("\n") if p.strip())
 
 
-def gold(doc, match):
+def gold(doc, match, links=False):
+    """The gold text; "" for a page more than half link text (tables of
+    contents and indexes are not articles) unless links is true."""
     g = Gold(match)
     g.feed(doc)
     g.close()
     t = g.text()
-    # tables of contents and indexes (mostly links) are not articles
-    if g.linktext > 0.5 * len(t):
+    if not links and g.linktext > 0.5 * len(t):
         return ""
     return t

@@ -13,7 +13,7 @@ pkgs="sphinx-doc python-flask-doc cmake-doc debian-faq maint-guide maint-guide-j
 maint-guide-zh-cn libjsoncpp-doc junit4-doc debian-handbook debian-reference-en
 debian-reference-ja debian-reference-zh-cn llvm-14-doc llvm-15-doc developers-reference
 developers-reference-ja python-requests-doc python-click-doc python-jinja2-doc git-doc
-mkdocs-doc libgcrypt20-doc"
+mkdocs-doc libgcrypt20-doc libglib2.0-doc libjson-glib-doc libgdk-pixbuf2.0-doc cargo-doc"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -35,4 +35,4 @@ mkdir -p "$out.tmp"
 python3 "$here/bench/mkheldout.py" "$out.tmp"
 rm -rf "$out"
 mv "$out.tmp" "$out"
-echo "heldout-data: $(wc -l <"$out/extract/gold") extraction pages, $(wc -l <"$out/labels.tsv") labelled pairs in $out" >&2
+echo "heldout-data: $(wc -l <"$out/extract/gold") extraction pages, $(wc -l <"$out/labels.tsv") labelled pairs, $(wc -l <"$out/gray.tsv") gray in $out" >&2

@@ -42,6 +42,10 @@ score() {
 		END { printf "%4d %4d %4d %7s", tp, fp, fn, f }'
 }
 echo
+echo "labelled pairs by kind (label count; SOURCE: left out; bench/README):"
+awk -F '\t' '{ k = $4; sub(/^[^:]*:/, "", k); n[k " " $3]++ }
+	END { for (k in n) print k, n[k] }' "$set/labels.tsv" | sort | paste - - - - | column -t
+echo
 echo "pairs: per source, tp fp fn F1 with neardup's defaults | with -e all"
 (cd "$set" && neardup docs >"$tmp/p.def" && neardup -e all docs >"$tmp/p.all")
 while read -r name grp gen lang; do
@@ -55,6 +59,8 @@ while read -r name grp gen lang; do
 	printf '%-4s %-12s %s | %s\n' "$grp" "$name" "$(score "$tmp/l.$name" "$tmp/pp.def")" \
 	    "$(score "$tmp/l.$name" "$tmp/pp.all")"
 done <"$set/sources.tsv" | sort -s -k1,1r
+gray=$set/gray.tsv
+[ -f "$gray" ] || gray=/dev/null
 for m in def all; do
 	awk -F '\t' 'FNR == NR { if ($2 == "HELD") h[$1] = 1; next }
 		{ s = $4; sub(/:.*/, "", s) } s in h' "$set/sources.tsv" "$set/labels.tsv" >"$tmp/l.held"
@@ -72,4 +78,10 @@ for m in def all; do
 	    "$(paireval "$tmp/l.held" "$tmp/p.$m" | awk -F '\t' '$1 == "all" { print $8 }')" \
 	    "$(paireval "$tmp/l.cjk" "$tmp/p.$m" | awk -F '\t' '$1 == "all" { print $8 }')" \
 	    "$(awk -F '\t' '$1 == "reported" { print $5 }' "$tmp/ev.$m")"
+	# the reported pairs without a label: gray (gold Jaccard 0.3 to 0.5) or not
+	awk -F '\t' 'FILENAME == ARGV[1] { l[$1 "\t" $2] = l[$2 "\t" $1] = 1; next }
+		FILENAME == ARGV[2] { g[$1 "\t" $2] = g[$2 "\t" $1] = 1; next }
+		!(($1 "\t" $2) in l) { n++; if (($1 "\t" $2) in g) gr++ }
+		END { printf "  unlabelled reported: %d (gray %d, under 0.3 %d)\n", n, gr, n - gr }' \
+	    "$set/labels.tsv" "$gray" "$tmp/p.$m"
 done

@@ -12,10 +12,13 @@ Deterministic: fixed seeds, sorted file lists.
 """
 import difflib
 import glob
+import gzip
 import os
 import random
+import re
 import shutil
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from goldlib import EXCLUDE, esc, gold  # noqa: E402
@@ -67,6 +70,16 @@ def doxygen(t, a):		# Doxygen: div.header (the title) and div.contents
     return t == "div" and bool({"headertitle", "contents"} & set(cls(a)))
 
 
+def gidocgen(t, a):		# gi-docgen: section#main
+    return t == "section" and a.get("id") == "main"
+
+
+def rustdoc(t, a):		# rustdoc: section#main-content, less the lists of
+    if t == "div" and a.get("id", "").endswith("-implementations-list"):
+        return EXCLUDE		# trait impls every type shares
+    return t == "section" and a.get("id") == "main-content"
+
+
 # name, group, generator, root, glob, selector, language, sources dir (for pairs)
 SOURCES = [
     ("sphinx", "TUNE", "Sphinx (sphinx13 theme)", "sphinx-doc/html", "**/*.html", sphinx, "en", "_sources"),
@@ -93,6 +106,11 @@ SOURCES = [
     ("git", "HELD", "AsciiDoc", "git-doc", "*.html", asciidoc, "en", None),
     ("mkdocs", "HELD", "mkdocs", "mkdocs/html", "**/*.html", mkdocs, "en", None),
     ("gcrypt", "HELD", "texinfo (makeinfo HTML)", "libgcrypt20-doc/html", "*.html", texinfo, "en", None),
+    ("glib", "TUNE", "gtk-doc", "libglib2.0-doc/glib", "*.html", docbook, "en", None),
+    ("gio", "HELD", "gtk-doc", "libglib2.0-doc/gio", "*.html", docbook, "en", None),
+    ("json-glib", "TUNE", "gi-docgen", "json-glib-1.0", "*.html", gidocgen, "en", None),
+    ("pixbuf", "HELD", "gi-docgen", "libgdk-pixbuf2.0-doc/html/gdk-pixbuf", "*.html", gidocgen, "en", None),
+    ("syn", "HELD", "rustdoc", "cargo/doc/syn", "**/*.html", rustdoc, "en", None),
 ]
 SKIPNAMES = {"genindex.html", "search.html", "404.html", "py-modindex.html"}
 
@@ -106,7 +124,8 @@ def files(src):
     root = os.path.join(DOCS, src[3])
     fs = [f for f in glob.glob(os.path.join(root, src[4]), recursive=True)
           if os.path.basename(f) not in SKIPNAMES and "/_" not in f[len(root):]
-          and "src-html" not in f and "class-use" not in f]
+          and "src-html" not in f and "class-use" not in f
+          and os.path.getsize(f) >= 1024]	# redirects
     return root, sorted(fs)
 
 
@@ -126,10 +145,226 @@ def pagekey(f, root):
 
 
 def cjkshare(t):
-    """The share of CJK characters (kana, ideographs) among the letters of t."""
-    c = sum(1 for ch in t if "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff")
-    n = sum(1 for ch in t if ch.isalpha())
-    return c / n if n else 0
+    """The share of CJK characters among the tokens of t (tokens(): a word
+    or a CJK character): a Japanese or Chinese page has most, one in
+    English few."""
+    w = tokens(t)
+    return sum(1 for x in w if len(x) == 1 and CJKRE.match(x)) / len(w) if w else 0
+
+GOLD = {}
+ORIGIN = {}	# a document of the set: the file it is a copy of
+
+
+def goldof(f, sel):
+    """The gold text of file f (all of it for plain text), with link text."""
+    if (f, sel) not in GOLD:
+        GOLD[f, sel] = gold(read(f), sel, links=True) if sel else read(f)
+    return GOLD[f, sel]
+
+
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+TOKEN = re.compile(r"&#?\w+;|[%s]|[^\W_%s]+" % (CJK, CJK))
+CJKRE = re.compile("[%s]" % CJK)
+
+
+def tokens(t):
+    """Words (lower case, letters and digits) and single CJK characters."""
+    return [w.lower() for w in TOKEN.findall(t) if w[0] != "&"]
+
+
+def shingles(t):
+    w = tokens(t)
+    return {tuple(w[i:i + 5]) for i in range(max(1, len(w) - 4))} if w else set()
+
+
+def jaccard(a, b):
+    """0 when a side is empty: pages without text are not copies."""
+    return len(a & b) / len(a | b) if a and b else 0
+
+
+# Controlled edits of a page, in the text between its tags (not inside
+# script or style): replace, delete or insert a share of the words (CJK:
+# characters) with words of the same page, or rotate three paragraphs.
+EDITS = [("replace", 3), ("delete", 5), ("insert", 5), ("replace", 8), ("reorder", 0)]
+
+
+def edit(doc, how, pct, rng):
+    if how == "reorder":
+        ps = list(re.finditer(r"<p\b[^>]*>.*?</p>", doc, re.S))
+        if len(ps) >= 4:
+            k = sorted(rng.sample(range(len(ps)), 3))
+            body = [ps[i].group(0) for i in k]
+            body = body[1:] + body[:1]
+            for i, b in sorted(zip(k, body), reverse=True):
+                doc = doc[:ps[i].start()] + b + doc[ps[i].end():]
+            return doc
+        how, pct = "replace", 5
+    parts = re.split(r"(<[^>]*>)", doc)
+    vocab, skip = [], False
+    spots = []
+    for i, p in enumerate(parts):
+        if p.startswith("<"):
+            t = p[1:].split(None, 1)[0].lower() if len(p) > 2 else ""
+            if t in ("script", "style"):
+                skip = True
+            elif t in ("/script", "/style"):
+                skip = False
+            continue
+        if skip:
+            continue
+        for m in TOKEN.finditer(p):
+            if m.group(0)[0] != "&":
+                vocab.append(m.group(0))
+                spots.append((i, m.start(), m.end()))
+    if not vocab:
+        return doc
+    chosen = [x for x in spots if rng.random() < pct / 100]
+    for i, a, b in reversed(chosen):
+        w = parts[i][a:b]
+        sep = "" if re.match("[%s]" % CJK, w) else " "
+        if how == "replace":
+            w = rng.choice(vocab)
+        elif how == "delete":
+            w = ""
+        else:
+            w = w + sep + rng.choice(vocab)
+        parts[i] = parts[i][:a] + w + parts[i][b:]
+    return "".join(parts)
+
+
+def chapters(txt):
+    """A DocBook book's plain-text rendering cut at its chapter and appendix
+    headings: {heading less blanks: text}."""
+    lines = txt.splitlines(keepends=True)
+    head = re.compile(r"^(Chapter\s\d+\.|Appendix\s[A-Z]\.|第\s?\d+\s?章|附录\s[A-Z]\.|付録\s?[A-Z]\.)")
+    cut = [i for i, l in enumerate(lines) if head.match(l)]
+    out = {}
+    for j, i in enumerate(cut):
+        end = cut[j + 1] if j + 1 < len(cut) else len(lines)
+        out["".join(lines[i].split())] = "".join(lines[i:end])
+    return out
+
+
+# Plain-text renderings that the packages ship, cut into chapters and
+# paired with the chapter's page (matched by its heading, the first line of
+# its gold): source, the .txt.gz under DOCS.
+TEXTS = [("dref", "debian-reference-common/docs/debian-reference.en.txt.gz"),
+         ("dref-ja", "debian-reference-common/docs/debian-reference.ja.txt.gz"),
+         ("dref-zh", "debian-reference-common/docs/debian-reference.zh-cn.txt.gz"),
+         ("maint", "maint-guide/maint-guide.en.txt.gz"),
+         ("maint-zh", "maint-guide-zh-cn/maint-guide.zh-cn.txt.gz")]
+NEDIT = {"en": 6, "ja": 16, "zh": 16}
+
+
+SAME = 0.5	# gold 5-shingle Jaccard of one text: label 1
+GRAY = 0.3	# from here to SAME: neither label (gray.tsv)
+
+
+def complete(labels, sels):
+    """The labels decided by the gold text of both documents (their gold
+    for pages, all of a plain-text file), never by a detector's output:
+    - a pair made as one text (page and source, text rendering, version,
+      edit) whose documents are not of one script (one side's tokens at
+      least half CJK, the other's under a tenth) is a translation: 0;
+    - the pairs made as one text or as an edit are closed transitively:
+      1 (an edited page and the text rendering of the page), but for the
+      gray rule below;
+    - any pair of the set, labelled or not, whose gold 5-shingle Jaccard
+      (tokens(): words, CJK characters) is SAME or more is one text: 1
+      (a template or translation pair so is a copy: KIND-copy; one no rule
+      made: SOURCE:gold-copy);
+    - a pair labelled 0 from GRAY to SAME, and one labelled 1 as one text
+      or by closure (not an edit) under GRAY (an API page and its autodoc
+      directives, a page made of includes) lose their label: they and the unlabelled pairs
+      from GRAY to SAME are gray (gray.tsv: ID_A, ID_B, Jaccard, KIND);
+    - ":cjk" is appended to the KIND of a pair with a side at least half
+      CJK."""
+    ids = sorted(set(x for a, b, _, _ in labels for x in (a, b)) |
+                 set("docs/" + os.path.relpath(os.path.join(d, f), os.path.join(out, "docs"))
+                     for d, _, fs in os.walk(os.path.join(out, "docs")) for f in fs))
+    sh, cs = {}, {}
+    for i in ids:
+        sel = sels.get(i.split("/")[1]) if i.endswith(".html") else None
+        t = goldof(ORIGIN.get(i, os.path.join(out, i)), sel)
+        sh[i], cs[i] = shingles(t), cjkshare(t)
+    lab = {}
+    for a, b, lb, k in labels:
+        lab.setdefault(tuple(sorted((a, b))), [lb, k])
+    ntr = 0
+    for key, v in lab.items():
+        a, b = key
+        lo, hi = sorted((cs[a], cs[b]))
+        if v[0] == 1 and hi >= 0.5 and lo < 0.1:
+            v[0], v[1] = 0, v[1].split(":")[0] + ":translation"
+            ntr += 1
+    # transitive closure of "one text"
+    up = {}
+
+    def find(x):
+        while up.get(x, x) != x:
+            x = up[x]
+        return x
+    for (a, b), (lb, k) in sorted(lab.items()):
+        if lb == 1:
+            up[find(a)] = find(b)
+    comp = {}
+    for x in ids:
+        comp.setdefault(find(x), []).append(x)
+    nclo = 0
+    for c in comp.values():
+        for i, a in enumerate(c):
+            for b in c[i + 1:]:
+                key = tuple(sorted((a, b)))
+                if key not in lab:
+                    lab[key] = [1, a.split("/")[1] + ":closure"]
+                    nclo += 1
+    # candidates: a pair sharing one of the 40 least shingles of a side
+    low, byh = {}, {}
+    for i in ids:
+        hs = sorted(zlib.crc32("\x1f".join(x).encode()) for x in sh[i])[:40]
+        for h in hs:
+            byh.setdefault(h, []).append(i)
+    cand = set(lab)
+    for h, l in byh.items():
+        if len(l) <= 200:
+            for j, a in enumerate(l):
+                for b in l[j + 1:]:
+                    cand.add(tuple(sorted((a, b))))
+    nflip = ncopy = nlow = nmid = 0
+    gray = []
+    for key in sorted(cand):
+        a, b = key
+        if a == b:
+            continue
+        j = jaccard(sh[a], sh[b])
+        v = lab.get(key)
+        if j >= SAME:
+            if v is None:
+                lab[key] = [1, a.split("/")[1] + ":gold-copy"]
+                ncopy += 1
+            elif v[0] == 0:
+                v[0], v[1] = 1, v[1] + "-copy"
+                nflip += 1
+        elif (v is None and j >= GRAY or v is not None and v[0] == 0 and j >= GRAY
+              or v is not None and v[0] == 1 and ":edit" not in v[1] and j < GRAY):
+            # gray, or made as one text and not one by content
+            gray.append("%s\t%s\t%.4f\t%s\n" % (a, b, j, v[1] if v else "-"))
+            if v is not None:
+                nlow += v[0]
+                nmid += 1 - v[0]
+                del lab[key]
+    with open(os.path.join(out, "gray.tsv"), "w") as fp:
+        fp.write("".join(gray))
+    print("mkheldout: %d pairs made as one text are translations, %d by closure, "
+          "%d labelled 0 are copies, %d more copies, %d made as one text are not "
+          "(under %.1f), %d labelled 0 are gray, %d gray in all"
+          % (ntr, nclo, nflip, ncopy, nlow, GRAY, nmid, len(gray)), file=sys.stderr)
+    res = []
+    for (a, b), (lb, k) in sorted(lab.items(), key=lambda x: (x[1][1].split(":")[0], x[0])):
+        if max(cs[a], cs[b]) >= 0.5:
+            k += ":cjk"
+        res.append((a, b, lb, k))
+    return res
 
 
 def main():
@@ -141,9 +376,17 @@ def main():
         dst = os.path.join(docs, sub, name)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copyfile(f, dst)
+        ORIGIN["docs/%s/%s" % (sub, name)] = f
         return "docs/%s/%s" % (sub, name)
 
-    bylang = {}
+    def putdoc(text, name, sub):
+        dst = os.path.join(docs, sub, name)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, "w", encoding="utf-8") as fp:
+            fp.write(text)
+        return "docs/%s/%s" % (sub, name)
+
+    bylang, sels = {}, {"llvm15": sphinx}
     for src in SOURCES:
         name, group, gen, rootrel, pat, sel, lang, srcdir = src
         root, fs = files(src)
@@ -160,7 +403,6 @@ def main():
             rel = os.path.relpath(f, root)
             pages.append("%s/%s\t%s" % (name, rel, esc(doc)))
             golds.append("%s/%s\t%s" % (name, rel, esc(g)))
-        cjk = ":cjk" if lang in ("ja", "zh") else ""
         rng = random.Random("pairs" + name)
         used = set()
         # a page and its source (Sphinx _sources), of 2 kB or more
@@ -177,7 +419,7 @@ def main():
                 used.add(f)
                 a = put(f, os.path.relpath(f, root), name + "/html")
                 b = put(s, rs, name + "/src")
-                labels.append((a, b, 1, "%s:html-src%s" % (name, cjk)))
+                labels.append((a, b, 1, "%s:html-src" % name))
         if name == "git":	# AsciiDoc: the .txt source beside the page
             cand = [(f, f[:-5] + ".txt") for f in fs
                     if os.path.exists(f[:-5] + ".txt") and os.path.getsize(f[:-5] + ".txt") >= 2048]
@@ -194,8 +436,40 @@ def main():
                 a = put(rest[i], os.path.relpath(rest[i], root), name + "/html")
                 b = put(rest[i + 1], os.path.relpath(rest[i + 1], root), name + "/html")
                 if a != b:
-                    labels.append((a, b, 0, "%s:template%s" % (name, cjk)))
+                    labels.append((a, b, 0, "%s:template" % name))
+        # controlled edits of whole pages (of the language of the source)
+        cand = []
+        for f in sample(fs, 10**6, name + "edit"):
+            if len(cand) >= NEDIT[lang]:
+                break
+            if f not in used and os.path.getsize(f) <= 200000 and len(goldof(f, sel)) >= 500 and \
+                    (cjkshare(goldof(f, sel)) >= 0.5) == (lang in ("ja", "zh")):
+                cand.append(f)
+        for j, f in enumerate(cand):
+            how, pct = EDITS[j % len(EDITS)]
+            rel = os.path.relpath(f, root)
+            a = put(f, rel, name + "/html")
+            b = putdoc(edit(read(f), how, pct, random.Random(name + rel)), rel, name + "/edit")
+            labels.append((a, b, 1, "%s:edit-%s%s" % (name, how, pct or "")))
         bylang.setdefault(rootrel.split("/")[0] + gen, {})[lang] = (name, root, fs)
+        sels[name] = sel
+
+    # the chapters of a book's plain-text rendering and their pages
+    for name, txt in TEXTS:
+        src = [x for x in have if x[0] == name]
+        if not src or not os.path.exists(os.path.join(DOCS, txt)):
+            continue
+        root, fs = files(src[0])
+        with gzip.open(os.path.join(DOCS, txt), "rt", encoding="utf-8", errors="replace") as fp:
+            ch = chapters(fp.read())
+        for f in fs:
+            g = goldof(f, src[0][5])
+            k = "".join(g.split("\n", 1)[0].split())
+            if k in ch and len(ch[k]) >= 2048:
+                rel = os.path.relpath(f, root)
+                a = put(f, rel, name + "/html")
+                b = putdoc(ch.pop(k), rel[:-5] + ".txt", name + "/txt")
+                labels.append((a, b, 1, "%s:html-txt" % name))
 
     # translations of one page are not near-duplicates (hard negatives)
     def trans(a, b, key, sel):
@@ -203,27 +477,33 @@ def main():
         nb, rb, fb = b
         ka = {pagekey(f, ra): f for f in fa}
         kb = {pagekey(f, rb): f for f in fb}
-        n = 0
+        n = m = 0
         for k in sample(sorted(set(ka) & set(kb)), 10**6, key):
-            if n >= 30:
+            if n >= 30 and m >= 10:
                 break
-            # a page left untranslated (English in the translation) is a copy
-            if cjkshare(gold(read(kb[k]), sel)) < 0.5:
+            # a page left untranslated (English in the translation) is a
+            # copy: up to 10 of those, labelled 1 by the content rule below
+            if cjkshare(goldof(kb[k], sel)) < 0.5:
+                if m >= 10:
+                    continue
+                m += 1
+            elif n >= 30:
                 continue
-            n += 1
+            else:
+                n += 1
             x = put(ka[k], os.path.relpath(ka[k], ra), na + "/html")
             y = put(kb[k], os.path.relpath(kb[k], rb), nb + "/html")
-            labels.append((x, y, 0, "%s:translation:cjk" % nb))
-    langsets, sels = {}, {}
+            labels.append((x, y, 0, "%s:translation" % nb))
+    langsets, tsels = {}, {}
     for src in have:
         key = src[2] + "|" + src[0].split("-")[0]
         langsets.setdefault(key, {})[src[6]] = (src[0], *files(src))
-        sels[key] = src[5]
+        tsels[key] = src[5]
     for key, ls in sorted(langsets.items()):
         if "en" in ls:
             for lang in ("ja", "zh"):
                 if lang in ls:
-                    trans(ls["en"], ls[lang], key + lang, sels[key])
+                    trans(ls["en"], ls[lang], key + lang, tsels[key])
 
     # two releases: llvm 14 and 15, judged on their sources' changed lines
     l14 = os.path.join(DOCS, "llvm-14-doc/html")
@@ -250,6 +530,8 @@ def main():
             a = put(os.path.join(l14, rel + ".html"), rel + ".html", "llvm/html")
             b = put(os.path.join(l15, rel + ".html"), rel + ".html", "llvm15/html")
             labels.append((a, b, lab, "llvm:version"))
+
+    labels = complete(labels, sels)
 
     with open(os.path.join(out, "extract", "pages"), "w", encoding="utf-8",
               errors="surrogateescape") as fp:

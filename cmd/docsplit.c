@@ -50,6 +50,14 @@ enum state { SEEK_ID, IN_TEXT };
 
 static struct obuf idline;	/* the line that may become the ID */
 static struct obuf out;		/* page records, written a block at a time */
+/* -o, -r: the records dealt out in turn to files prefix0, prefix1, ... */
+static struct {
+	const char *prefix;
+	unsigned parts;		/* 0: all to standard output */
+	unsigned next;		/* the part of the record being written */
+	FILE **fp;
+	char **name;
+} deal_out;
 
 /* JSON Lines (-j) */
 static struct {
@@ -58,13 +66,52 @@ static struct {
 	struct obuf field;	/* a decoded JSON string */
 } jl = { .idname = "id", .textname = "text" };
 
+/*
+ * Write the output block: to standard output, or a record to each part in
+ * turn. An escaped record holds no LF but its last byte, so a record cut
+ * by a block's end goes on in the same part.
+ */
+static void
+flushout(void)
+{
+	const char *p, *end, *nl;
+
+	if (deal_out.parts == 0) {
+		obuf_flush(&out, stdout);
+		return;
+	}
+	if (out.n == 0)
+		return;
+	for (p = out.p, end = out.p + out.n; p < end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p)))) {
+			fwrite(p, 1, (size_t)(end - p), deal_out.fp[deal_out.next]);
+			break;
+		}
+		fwrite(p, 1, (size_t)(nl + 1 - p), deal_out.fp[deal_out.next]);
+		deal_out.next = (deal_out.next + 1) % deal_out.parts;
+	}
+	out.n = 0;
+}
+
+/* A write error: the output is lost, so reading stops. */
+static int
+outerror(void)
+{
+	unsigned i;
+
+	for (i = 0; i < deal_out.parts; i++)
+		if (ferror(deal_out.fp[i]))
+			return 1;
+	return ferror(stdout);
+}
+
 /* Append n bytes of s to the output, escaped. */
 static void
 putesc(const char *s, size_t n)
 {
 	out.n += esc_encode(obuf_room(&out, 2 * n), s, n);
 	if (out.n >= 1 << 16)
-		obuf_flush(&out, stdout);
+		flushout();
 }
 
 static int
@@ -188,11 +235,11 @@ pagepart(struct rdr *r)
 	    pagestart(r->fd, st.st_size / cut.parts * (cut.part + 1) +
 	    st.st_size % cut.parts * (cut.part + 1) / cut.parts, st.st_size, &to) < 0 ||
 	    (fd = dup(r->fd)) < 0) {
-		weprintf("%s:", r->name);
+		weprintf("%s:", escname(r->name));
 		return 1;
 	}
 	if (lseek(fd, from, SEEK_SET) < 0) {
-		weprintf("%s:", r->name);
+		weprintf("%s:", escname(r->name));
 		close(fd);
 		return 1;
 	}
@@ -254,20 +301,20 @@ jsonlines(struct rdr *r)
 			continue;
 		json_init(&jl.json, line + bom, (size_t)n - bom);
 		if (json_find(&jl.json, names, v, 2) < 0) {
-			weprintf("%s:%ju: invalid JSON at byte %zu: %s", r->name, r->lineno,
+			weprintf("%s:%ju: invalid JSON at byte %zu: %s", escname(r->name), r->lineno,
 			    bom + json_offset(&jl.json) + 1, jl.json.err);
 			ret = 1;
 		} else if (v[0].type == JSON_ERR || v[1].type == JSON_ERR) {
-			weprintf("%s:%ju: no member \"%s\"", r->name, r->lineno,
-			    names[v[0].type == JSON_ERR ? 0 : 1]);
+			weprintf("%s:%ju: no member \"%s\"", escname(r->name), r->lineno,
+			    escname(names[v[0].type == JSON_ERR ? 0 : 1]));
 			ret = 1;
 		} else if (v[0].type != JSON_STRING && v[0].type != JSON_NUMBER) {
 			weprintf("%s:%ju: member \"%s\" is not a string or number",
-			    r->name, r->lineno, jl.idname);
+			    escname(r->name), r->lineno, escname(jl.idname));
 			ret = 1;
 		} else if (v[1].type != JSON_STRING) {
-			weprintf("%s:%ju: member \"%s\" is not a string", r->name,
-			    r->lineno, jl.textname);
+			weprintf("%s:%ju: member \"%s\" is not a string", escname(r->name),
+			    r->lineno, escname(jl.textname));
 			ret = 1;
 		} else {
 			putjson(&v[0]);
@@ -296,7 +343,7 @@ putpath(const char *path)
 {
 	obuf_add(&out, path, strlen(path) + 1);
 	if (out.n >= 1 << 16)
-		obuf_flush(&out, stdout);
+		flushout();
 	return 0;
 }
 
@@ -315,7 +362,7 @@ warcfile(struct rdr *r)
 
 	rdr_gzmax(r, UINT64_MAX);
 	warc_init(&w, r, doc.max);
-	while (!ferror(stdout) && (k = warc_next(&w)) != WARC_END) {
+	while (!outerror() && (k = warc_next(&w)) != WARC_END) {
 		if (k == WARC_DOC) {
 			doc.record.n = 0;
 			if (w.prefix.n > 0)	/* memcpy from a null pointer is undefined, even of 0 */
@@ -341,13 +388,13 @@ warcfile(struct rdr *r)
 		case WARC_SKIP:
 			doc.nrecskip++;
 			if (doc.verbose && w.why)
-				weprintf("%s: WARC record at byte %ju: %s, skipped", r->name,
+				weprintf("%s: WARC record at byte %ju: %s, skipped", escname(r->name),
 				    w.off, w.why);
 			break;
 		case WARC_BAD:
 			/* a gzip error cutting the file was reported */
 			if (!r->err || strcmp(w.why, "truncated"))
-				weprintf("%s: WARC record at byte %ju: %s", r->name, w.off, w.why);
+				weprintf("%s: WARC record at byte %ju: %s", escname(r->name), w.off, w.why);
 			ret = 1;
 			break;
 		}
@@ -387,7 +434,7 @@ readfile(struct rdr *r, const char *id)
 		/* told by the file's first bytes, whatever the part */
 		doc.nbinary++;
 		if (doc.verbose && cut.part == 0)
-			weprintf("%s: binary, skipped", r->name);
+			weprintf("%s: binary, skipped", escname(r->name));
 	} else switch (mode) {
 	case PAGES:
 		if (whole)
@@ -402,7 +449,7 @@ readfile(struct rdr *r, const char *id)
 		ret = jsonlines(r);
 		break;
 	}
-	obuf_flush(&out, stdout);
+	flushout();
 	return ret | rdr_close(r);
 }
 
@@ -421,13 +468,13 @@ walkentry(const char *path)
 	int fd;
 
 	if (lstat(path, &st) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return 1;
 	}
 	if (S_ISDIR(st.st_mode))
 		return walk(path);
 	if (S_ISLNK(st.st_mode) && stat(path, &st) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return 1;
 	}
 	if (!S_ISREG(st.st_mode) || !mine())
@@ -463,14 +510,14 @@ walk(const char *dir)
 	int ret = 0;
 
 	if (!(d = opendir(dir))) {
-		weprintf("%s:", dir);
+		weprintf("%s:", escname(dir));
 		return 1;
 	}
 	for (;;) {
 		errno = 0;
 		if (!(e = readdir(d))) {
 			if (errno) {
-				weprintf("%s:", dir);
+				weprintf("%s:", escname(dir));
 				ret = 1;
 			}
 			break;
@@ -491,7 +538,7 @@ walk(const char *dir)
 		path.n = base;
 		obuf_add(&path, names[i], strlen(names[i]) + 1);
 		/* after a write error the output is lost: stop reading */
-		if (!ferror(stdout))
+		if (!outerror())
 			ret |= walkentry(path.p);
 		free(names[i]);
 	}
@@ -510,7 +557,7 @@ dopath(const char *path, const char *id)
 
 	if (listonly) {
 		if (stat(path, &st) < 0) {
-			weprintf("%s:", path);
+			weprintf("%s:", escname(path));
 			return 1;
 		}
 		return S_ISDIR(st.st_mode) ? walk(path) : putpath(id);
@@ -565,11 +612,11 @@ readlist(const char *list)
 
 	if (rdr_open(&r, list) < 0)
 		return 1;
-	while (!ferror(stdout) && (n = rdr_record(&r, listdelim, &path)) >= 0) {
+	while (!outerror() && (n = rdr_record(&r, listdelim, &path)) >= 0) {
 		if (n == 0)
 			continue;
 		if (memchr(path, '\0', (size_t)n)) {
-			weprintf("%s:%ju: NUL in a path (a list for -0?)", r.name, r.lineno);
+			weprintf("%s:%ju: NUL in a path (a list for -0?)", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
@@ -579,8 +626,30 @@ readlist(const char *list)
 	return ret | rdr_close(&r);
 }
 
+/* -o, -r: open the parts' files, each with a block buffer. */
+static void
+openparts(void)
+{
+	struct obuf name = { 0 };
+	unsigned i;
+
+	deal_out.fp = ecalloc(deal_out.parts, sizeof *deal_out.fp);
+	deal_out.name = ecalloc(deal_out.parts, sizeof *deal_out.name);
+	for (i = 0; i < deal_out.parts; i++) {
+		name.n = 0;
+		obuf_add(&name, deal_out.prefix, strlen(deal_out.prefix));
+		obuf_addu(&name, i);
+		obuf_addc(&name, '\0');
+		deal_out.name[i] = estrdup(name.p);
+		if (!(deal_out.fp[i] = fopen(deal_out.name[i], "w")))
+			eprintf("%s:", deal_out.name[i]);
+		setvbuf(deal_out.fp[i], emalloc(1 << 16), _IOFBF, 1 << 16);
+	}
+	free(name.p);
+}
+
 static const char synopsis[] =
-    "[-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]";
+    "[-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -595,7 +664,7 @@ main(int argc, char *argv[])
 	char *slash;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0afhi:jlm:np:t:v")) != -1) {
+	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:v")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
@@ -629,12 +698,18 @@ main(int argc, char *argv[])
 		case 'n':
 			listonly = 1;
 			break;
+		case 'o':
+			deal_out.prefix = optarg;
+			break;
 		case 'p':
 			if (!(slash = strchr(optarg, '/')))
-				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", optarg);
+				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", escname(optarg));
 			*slash = '\0';
 			deal.parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
 			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");
+			break;
+		case 'r':
+			deal_out.parts = (unsigned)estrtonum(optarg, 1, 64, "parts");
 			break;
 		case 't':
 			jl.textname = optarg;
@@ -651,7 +726,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
 	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode == JSONL) ||
-	    (listonly && (mode == JSONL || deal.parts > 1)))
+	    (listonly && (mode == JSONL || deal.parts > 1)) ||
+	    !deal_out.prefix != !deal_out.parts || (listonly && deal_out.parts))
 		usage();
 	/* page files are cut into byte ranges, not dealt out whole */
 	if (mode == PAGES) {
@@ -670,14 +746,17 @@ main(int argc, char *argv[])
 	}
 
 	setupstdout();
+	openparts();
 	if (argc == 0)
 		ret |= listdelim >= 0 ? readlist("-") : dopath("-", "-");
 	/* stop at a write error: the output is lost, and fshut still knows why */
-	for (; argc > 0 && !ferror(stdout); argc--, argv++)
+	for (; argc > 0 && !outerror(); argc--, argv++)
 		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
-	obuf_flush(&out, stdout);
+	flushout();
 	if (doc.verbose && (doc.nbinary || doc.nrecskip))
 		weprintf("%ju binary files skipped, %ju WARC records skipped", doc.nbinary, doc.nrecskip);
 	ret |= fshut(stdout, "<stdout>");
+	for (c = 0; (unsigned)c < deal_out.parts; c++)
+		ret |= fshut(deal_out.fp[c], deal_out.name[c]);
 	return ret;
 }

@@ -27,7 +27,7 @@ decode(const char *s, size_t n, struct obuf *b, const struct rdr *r)
 
 	obuf_set(b, s, n);
 	if ((m = esc_decode(b->p, n)) < 0) {
-		weprintf("%s:%ju: bad escape in ID", r->name, r->lineno);
+		weprintf("%s:%ju: bad escape in ID", escname(r->name), r->lineno);
 		return -1;
 	}
 	b->n = (size_t)m;
@@ -98,7 +98,7 @@ fmtresult(const char *path, int *err)
 		}
 		if (m.dist < curdist) {
 			weprintf("%s:%ju: distance %d after %lld: matches out of order",
-			    r.name, r.lineno, m.dist, curdist);
+			    escname(r.name), r.lineno, m.dist, curdist);
 			*err = 1;
 			continue;
 		}

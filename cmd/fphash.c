@@ -13,8 +13,17 @@
 #include "util.h"
 #include "wtab.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p)	__builtin_prefetch(p)
+#else
+#define PREFETCH(p)	((void)(p))
+#endif
+
 static unsigned mbits;		/* fingerprint width M */
 static struct simh *sh;
+/* -i: the feature id of each word number of the list, and how many */
+static uint32_t *numfeat;
+static size_t nnums, numcap;
 
 /*
  * Read the document frequencies of path (WORD<TAB>DF, the document count
@@ -36,21 +45,21 @@ loaddf(const char *path)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB between word and document count", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB between word and document count", escname(r.name), r.lineno);
 			bad = 1;
 			break;
 		}
 		c = (uint64_t)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: document count '%.*s' is %s", r.name, r.lineno,
+			weprintf("%s:%ju: document count '%.*s' is %s", escname(r.name), r.lineno,
 			    (int)(line + n - tab - 1), tab + 1, errstr);
 			bad = 1;
 			break;
 		}
 		if ((tab == line ? simh_addndocs(sh, c) :
 		    simh_adddf(sh, line, (size_t)(tab - line), c)) < 0) {
-			weprintf("%s:%ju: document count overflows", r.name, r.lineno);
+			weprintf("%s:%ju: document count overflows", escname(r.name), r.lineno);
 			bad = 1;
 			break;
 		}
@@ -59,7 +68,7 @@ loaddf(const char *path)
 		return -1;
 	if (!simh_hasdocs(sh)) {
 		/* the count may come in a later file, but the first must have one */
-		weprintf("%s: no number of documents (a record with an empty word)", path);
+		weprintf("%s: no number of documents (a record with an empty word)", escname(path));
 		return -1;
 	}
 	return 0;
@@ -94,15 +103,15 @@ loadtable(const char *path, size_t nrows)
 		if (j == mbits)
 			continue;
 		if (j == (size_t)n)
-			weprintf("%s:%ju: row has %zu bits, %u needed", r.name, r.lineno, j, mbits);
+			weprintf("%s:%ju: row has %zu bits, %u needed", escname(r.name), r.lineno, j, mbits);
 		else
-			weprintf("%s:%ju: character %zu is not 0 or 1", r.name, r.lineno, j + 1);
+			weprintf("%s:%ju: character %zu is not 0 or 1", escname(r.name), r.lineno, j + 1);
 		bad = 1;
 	}
 	if (rdr_close(&r))
 		bad = 1;
 	else if (!bad && i < nrows) {
-		weprintf("%s: has %zu rows, %zu needed", path, i, nrows);
+		weprintf("%s: has %zu rows, %zu needed", escname(path), i, nrows);
 		bad = 1;
 	}
 	if (bad) {
@@ -113,11 +122,36 @@ loadtable(const char *path, size_t nrows)
 	return 0;
 }
 
+/* -i: the feature id of word number nnums, the list's next line. */
+static int
+addnum(void *ctx, const char *w, size_t n)
+{
+	(void)ctx;
+	egrow(&numfeat, &numcap, nnums + 1, sizeof *numfeat);
+	numfeat[nnums++] = simh_find(sh, w, n);
+	return 0;
+}
+
+/*
+ * -i: the word numbers of the records are the lines of path (wordfreq(1)
+ * -i), each mapped to its feature id once. Returns -1 after a diagnostic.
+ */
+static int
+loadnums(const char *path)
+{
+	/* an array even for an empty list: -i is on */
+	numfeat = ereallocarray(NULL, 1, sizeof *numfeat);
+	numcap = 1;
+	nnums = 0;
+	return wtab_lines(path, addnum, NULL);
+}
+
 /* A page's count items, added a batch at a time: where they are in its text. */
 enum { BATCH = 256 };
 static struct {
 	size_t off[BATCH], len[BATCH], n;
 	uint64_t count[BATCH];
+	uint32_t id[BATCH];	/* -i: their numbers, then their features */
 } items;
 
 /* Add the items gathered from text to the page. Returns -1 after a diagnostic. */
@@ -128,7 +162,7 @@ additems(const char *text, const struct rdr *r)
 	int bad = k < items.n;
 
 	if (bad)
-		weprintf("%s:%ju: count of '%.*s' is too large", r->name, r->lineno,
+		weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
 		    (int)items.len[k], text + items.off[k]);
 	items.n = 0;
 	return bad ? -1 : 0;
@@ -151,7 +185,7 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			/* the items before it first: an error there comes first */
 			if (additems(text, r) < 0)
 				return -1;
-			weprintf("%s:%ju: bad count item '%.*s'", r->name, r->lineno,
+			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
 			    (int)n, s);
 			return -1;
 		}
@@ -162,6 +196,57 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			return -1;
 	}
 	return additems(text, r);
+}
+
+/*
+ * Add the features of the "number:count ..." items of text to the page
+ * (-i). The features of a batch's numbers are asked for as the numbers
+ * are read, and looked up once all are: a list of a large vocabulary is
+ * far from the cache, and its entries then arrive together.
+ */
+static int
+addnums(const char *text, const char *end, const struct rdr *r)
+{
+	struct counts it;
+	const char *s;
+	size_t n, k, j;
+	long long num, c;
+	int got;
+
+	counts_init(&it, text, end);
+	items.n = 0;
+	for (;;) {
+		if ((got = counts_nextnum(&it, &num, &c, &s, &n)) > 0 &&
+		    (unsigned long long)num >= nnums)
+			got = -2;
+		if (got > 0) {
+			items.id[items.n] = (uint32_t)num;
+			PREFETCH(&numfeat[num]);
+			items.off[items.n] = (size_t)(s - text);
+			items.len[items.n] = n;
+			items.count[items.n] = (uint64_t)c;
+			if (++items.n < BATCH)
+				continue;
+		}
+		/* the items before a bad one first: an error there comes first */
+		for (j = 0; j < items.n; j++)
+			items.id[j] = numfeat[items.id[j]];
+		k = simh_addids(sh, items.id, items.count, items.n);
+		if (k < items.n) {
+			weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
+			    (int)items.len[k], text + items.off[k]);
+			return -1;
+		}
+		items.n = 0;
+		if (got == -1)
+			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
+			    (int)n, s);
+		else if (got == -2)
+			weprintf("%s:%ju: word number %lld is not in the word list",
+			    escname(r->name), r->lineno, num);
+		if (got <= 0)
+			return got < 0 ? -1 : 0;
+	}
 }
 
 static int
@@ -177,17 +262,18 @@ fphash(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB after the page ID", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB after the page ID", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
-		if (addcounts(tab + 1, line + n, &r) < 0) {
+		if ((numfeat ? addnums(tab + 1, line + n, &r) :
+		    addcounts(tab + 1, line + n, &r)) < 0) {
 			simh_drop(sh);
 			ret = 1;
 			continue;
 		}
 		if ((st = simh_finish(sh, &f)) < 0) {
-			weprintf("%s:%ju: page weights are too large", r.name, r.lineno);
+			weprintf("%s:%ju: page weights are too large", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
@@ -202,7 +288,7 @@ fphash(const char *path)
 }
 
 static const char synopsis[] =
-    "[-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
+    "[-H] [-b low,high] [-D dffile] [-f features] [-i words] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -213,7 +299,7 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	const char *featfile = NULL, *tablefile = NULL, **dffile;
+	const char *featfile = NULL, *tablefile = NULL, *numfile = NULL, **dffile;
 	struct wtab features;
 	size_t nrows = 0, ndf = 0, i;
 	uint64_t key0 = 0, key1 = ~(uint64_t)0;
@@ -223,7 +309,7 @@ main(int argc, char *argv[])
 
 	argv0 = "fphash";
 	dffile = ereallocarray(NULL, (size_t)argc, sizeof *dffile);
-	while ((c = getopt(argc, argv, "D:Hb:f:hm:n:s:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "D:Hb:f:hi:m:n:s:t:w:")) != -1) {
 		switch (c) {
 		case 'D':
 			dffile[ndf++] = optarg;
@@ -244,6 +330,9 @@ main(int argc, char *argv[])
 		case 'h':
 			free(dffile);
 			return help(synopsis);
+		case 'i':
+			numfile = optarg;
+			break;
 		case 'm':
 			mbits = (unsigned)estrtonum(optarg, 1, FP_MAXBITS, "bits");
 			break;
@@ -279,7 +368,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* -H hashes the features, the table gives them: one or the other */
 	if (!mbits || (hflag ? tablefile != NULL : !featfile || !tablefile) ||
-	    (weighting == SIMH_TFIDF || weighting == SIMH_IMATCH) != (ndf > 0))
+	    (weighting == SIMH_TFIDF || weighting == SIMH_IMATCH) != (ndf > 0) ||
+	    (numfile && !featfile))
 		usage();
 
 	sh = simh_new(mbits, weighting, key0, key1);
@@ -301,6 +391,8 @@ main(int argc, char *argv[])
 	if (hflag)
 		simh_hashrows(sh, !featfile);
 	else if (loadtable(tablefile, nrows) < 0)
+		return EXIT_DATA;
+	if (numfile && loadnums(numfile) < 0)
 		return EXIT_DATA;
 
 	setupstdout();

@@ -282,7 +282,7 @@ main(int argc, char *argv[])
 				mode = HIX_SCAN;
 			else
 				enprintf(EXIT_USAGE, "mode '%s' is invalid (allowed: auto, index, scan)",
-				    optarg);
+				    escname(optarg));
 			break;
 		case 'o':
 			ofile = optarg;

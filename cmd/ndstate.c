@@ -65,7 +65,7 @@ static _Noreturn void
 run(char *argv[])
 {
 	execvp(argv[0], argv);
-	weprintf("%s:", argv[0]);
+	weprintf("%s:", escname(argv[0]));
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
@@ -81,15 +81,15 @@ openstate(const char *state, int make, int *created)
 		if (mkdir(state, 0777) == 0)
 			*created = 1;
 		else if (errno != EEXIST)
-			eprintf("%s:", state);
+			eprintf("%s:", escname(state));
 		if ((fd = st_open(state)) >= 0)
 			return fd;
 	}
 	if (errno == ENOENT && !make)
-		eprintf("%s: no such state directory", state);
+		eprintf("%s: no such state directory", escname(state));
 	if (errno == ENOTDIR)
-		eprintf("%s: %s", state, make ? "exists and is not a directory" : "not a directory");
-	eprintf("%s:", state);
+		eprintf("%s: %s", escname(state), make ? "exists and is not a directory" : "not a directory");
+	eprintf("%s:", escname(state));
 }
 
 static _Noreturn void
@@ -133,7 +133,7 @@ dump(const char *state)
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r < 0)
-				eprintf("%s: sketches:", state);
+				eprintf("%s: sketches:", escname(state));
 			out.n = (size_t)r;
 			obuf_flush(&out, stdout);
 		}
@@ -175,7 +175,7 @@ writer(int mode, const char *state, char *argv[])
 			/* removed by the run that made the state and failed */
 			close(statefd);
 			if (tries == LOCKTRIES)
-				eprintf("%s: its lock was removed too often", state);
+				eprintf("%s: its lock was removed too often", escname(state));
 		}
 	}
 	/* as the lock holder: what others did before it is final now */
@@ -189,7 +189,7 @@ writer(int mode, const char *state, char *argv[])
 	workpath = emalloc(strlen(state) + sizeof work + 1);
 	sprintf(workpath, "%s/%s", state, work);
 	if (mkdirat(statefd, work, 0777) < 0)
-		eprintf("%s:", state);
+		eprintf("%s:", escname(state));
 
 	/* a signal before the command runs is forwarded to it once it does */
 	sigemptyset(&block);

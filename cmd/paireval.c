@@ -56,11 +56,11 @@ pairof(const struct rdr *r, const char **f, size_t *len, uint64_t *key)
 	uint32_t a, b;
 
 	if (len[0] == 0 || len[1] == 0) {
-		weprintf("%s:%ju: empty ID", r->name, r->lineno);
+		weprintf("%s:%ju: empty ID", escname(r->name), r->lineno);
 		return -1;
 	}
 	if (len[0] == len[1] && memcmp(f[0], f[1], len[0]) == 0) {
-		weprintf("%s:%ju: an ID paired with itself", r->name, r->lineno);
+		weprintf("%s:%ju: an ID paired with itself", escname(r->name), r->lineno);
 		return -1;
 	}
 	a = wtab_intern(&ids, f[0], len[0]);
@@ -105,13 +105,13 @@ readlabels(const char *path)
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if ((nf = rec_cut(line, (size_t)n, f, len, 4)) < 3) {
 			weprintf("%s:%ju: fewer than 3 fields (ID_A, ID_B, LABEL)",
-			    r.name, r.lineno);
+			    escname(r.name), r.lineno);
 			bad = 1;
 			continue;
 		}
 		if (len[2] != 1 || (f[2][0] != '0' && f[2][0] != '1')) {
 			weprintf("%s:%ju: label '%.*s' is invalid (allowed: 0 or 1)",
-			    r.name, r.lineno, (int)(len[2] < 64 ? len[2] : 64), f[2]);
+			    escname(r.name), r.lineno, (int)(len[2] < 64 ? len[2] : 64), f[2]);
 			bad = 1;
 			continue;
 		}
@@ -148,20 +148,20 @@ readpairs(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if ((nf = rec_cut(line, (size_t)n, f, len, 3)) < 2) {
-			weprintf("%s:%ju: fewer than 2 fields (ID_A, ID_B)", r.name, r.lineno);
+			weprintf("%s:%ju: fewer than 2 fields (ID_A, ID_B)", escname(r.name), r.lineno);
 			bad = 1;
 			continue;
 		}
 		sim = nf == 3 ? parsefracn(f[2], len[2], &errstr) : SIMONE;
 		if (nf == 3 && errstr) {
 			weprintf("%s:%ju: similarity '%.*s' is %s (allowed: a decimal "
-			    "fraction from 0 to 1, at most 15 decimals)", r.name, r.lineno,
+			    "fraction from 0 to 1, at most 15 decimals)", escname(r.name), r.lineno,
 			    (int)(len[2] < 64 ? len[2] : 64), f[2], errstr);
 			bad = 1;
 			continue;
 		}
 		if (nf < 3 && (sflag || tflag)) {
-			weprintf("%s:%ju: no similarity (-s and -t need one)", r.name, r.lineno);
+			weprintf("%s:%ju: no similarity (-s and -t need one)", escname(r.name), r.lineno);
 			bad = 1;
 			continue;
 		}
@@ -226,7 +226,7 @@ uniqlabels(const char *path)
 		}
 		if (labels[i].positive != labels[k].positive) {
 			weprintf("%s:%ju: pair labelled %d here and %d at line %ju",
-			    strcmp(path, "-") ? path : "<stdin>",
+			    escname(strcmp(path, "-") ? path : "<stdin>"),
 			    labels[i].line, labels[i].positive, labels[k].positive,
 			    labels[k].line);
 			bad = 1;

@@ -245,7 +245,7 @@ queryindex(struct skidx **xp, int *ret)
 	int fd = 0;
 
 	if (strcmp(xfile, "-") && (fd = open(xfile, O_RDONLY | O_CLOEXEC)) < 0)
-		eprintf("%s:", xfile);
+		eprintf("%s:", escname(xfile));
 	if (!(x = *xp = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
 		exit(1);
 	b = join_new(&opt);

@@ -119,7 +119,7 @@ main(int argc, char *argv[])
 			break;
 		case 'P':
 			if ((prog.countfd = open(optarg, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-				eprintf("%s:", optarg);
+				eprintf("%s:", escname(optarg));
 			break;
 		case 's':
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");

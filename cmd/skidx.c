@@ -55,16 +55,16 @@ compact(struct skidx *x, const char *path, struct join *b)
 	if (!(all = skidx_whole(x, b)))
 		goto done;
 	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0) {
-		weprintf("%s:", tmp);
+		weprintf("%s:", escname(tmp));
 		goto done;
 	}
 	len = skidx_append(NULL, fd, tmp, all);
 	if (close(fd) < 0 && len) {
-		weprintf("%s:", tmp);
+		weprintf("%s:", escname(tmp));
 		len = 0;
 	}
 	if (len && rename(tmp, path) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		len = 0;
 	}
 	if (!len)
@@ -86,7 +86,7 @@ store(const char *path, int make, char **files, int n)
 	int fd, ret;
 
 	if ((fd = open(path, make ? O_RDWR | O_CREAT | O_TRUNC : O_RDWR, 0666)) < 0)
-		eprintf("%s:", path);
+		eprintf("%s:", escname(path));
 	if (!make && !(x = skidx_open(fd, path, length)))
 		return 1;
 	b = join_new(&opt);
@@ -98,7 +98,7 @@ store(const char *path, int make, char **files, int n)
 	join_free(b);
 	skidx_close(x);
 	if (close(fd) < 0 && len) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		len = 0;
 	}
 	if (!len)
@@ -116,7 +116,7 @@ dump(const char *path)
 	int fd, ret;
 
 	if (strcmp(path, "-") && (fd = open(path, O_RDONLY)) < 0)
-		eprintf("%s:", path);
+		eprintf("%s:", escname(path));
 	if (!strcmp(path, "-"))
 		fd = 0;
 	if (!(x = skidx_open(fd, fd ? path : "<stdin>", length)))

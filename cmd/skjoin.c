@@ -13,8 +13,8 @@
 #include "util.h"
 
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
-static int step;		/* D, R, Q, M, S, C, K, A, B, g, u */
-static unsigned shard, nshards;	/* -D i/n, -M i/n, -K i/n, -R n, -Q n, -C n, -A n */
+static int step;		/* D, R, Q, M, N, S, C, K, A, B, g, u */
+static unsigned shard, nshards;	/* -D i/n, -M i/n, -N i/n, -K i/n, -R n, -Q n, -C n, -A n */
 static uint64_t key[2];		/* -k */
 static int kflag;
 static const char *repeats;	/* -x */
@@ -43,11 +43,11 @@ loadbase(const char *path, unsigned i, uint64_t *v)
 			break;
 		}
 	if (err)
-		weprintf("%s:%u: base %s", path, i + 1, err);
+		weprintf("%s:%u: base %s", escname(path), i + 1, err);
 	return rdr_close(&r) | (err != NULL);
 }
 
-/* -D i/n, -K i/n, -M i/n */
+/* -D i/n, -K i/n, -M i/n, -N i/n */
 static void
 shardof(const char *s)
 {
@@ -55,13 +55,13 @@ shardof(const char *s)
 	char num[32];
 
 	if (!slash || (size_t)(slash - s) >= sizeof num)
-		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n)", s);
+		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n)", escname(s));
 	memcpy(num, s, (size_t)(slash - s));
 	num[slash - s] = '\0';
 	nshards = (unsigned)estrtonum(slash + 1, 1, SKJ_MAXSHARDS, "shards");
 	shard = (unsigned)parsenum(num, 0, nshards - 1, &err);
 	if (err)
-		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n, i below n)", s);
+		enprintf(EXIT_USAGE, "shard '%s' is invalid (i/n, i below n)", escname(s));
 }
 
 /* -k: 32 hexadecimal digits */
@@ -71,17 +71,17 @@ keyof(const char *s)
 	int i, v;
 
 	if (strlen(s) != 32)
-		enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", s);
+		enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", escname(s));
 	for (i = 0; i < 32; i++) {
 		if ((v = hexval((unsigned char)s[i])) < 0)
-			enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", s);
+			enprintf(EXIT_USAGE, "key '%s' is invalid (32 hexadecimal digits)", escname(s));
 		key[i / 16] = key[i / 16] << 4 | (unsigned)v;
 	}
 	kflag = 1;
 }
 
 static const char synopsis[] =
-    "-D i/n | -R n | -Q n | -M i/n | -S | -C n | -K i/n | -A n | -B | -g | -u "
+    "-D i/n | -R n | -Q n | -M i/n | -N i/n | -S | -C n | -K i/n | -A n | -B | -g | -u "
     "[-b bases] [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] "
     "[-q ranges] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]";
 
@@ -125,7 +125,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "skjoin";
-	while ((c = getopt(argc, argv, "A:BC:D:K:M:Q:R:ST:b:c:d:ghk:m:o:p:q:r:t:ux:")) != -1) {
+	while ((c = getopt(argc, argv, "A:BC:D:K:M:N:Q:R:ST:b:c:d:ghk:m:o:p:q:r:t:ux:")) != -1) {
 		switch (c) {
 		case 'A':
 		case 'C':
@@ -137,6 +137,7 @@ main(int argc, char *argv[])
 		case 'D':
 		case 'K':
 		case 'M':
+		case 'N':
 			setstep(c);
 			shardof(optarg);
 			break;
@@ -192,7 +193,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (!step || argc > 1)
 		usage();
-	if (!strchr("DRQMSC", step) && !totals)
+	if (!strchr("DRQMNSC", step) && !totals)
 		usage();
 	if ((step == 'D' && !kflag) || (step == 'M' && !ranges) || (step == 'Q' && argc != 1))
 		usage();
@@ -224,6 +225,9 @@ main(int argc, char *argv[])
 		ret = skj_map(&in, repeats ? &r : NULL, low, shard, nshards, opt.minsize, dir);
 		if (repeats)
 			ret |= rdr_close(&r);
+		break;
+	case 'N':
+		ret = skj_docs(&in, shard, nshards, stdout);
 		break;
 	case 'S':
 		ret = skj_sum(&in, &t);

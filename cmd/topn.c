@@ -30,14 +30,14 @@ topn_read(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB between word and count", r.name, r.lineno);
+			weprintf("%s:%ju: no TAB between word and count", escname(r.name), r.lineno);
 			ret = 1;
 			continue;
 		}
 		c = (unsigned long long)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: count '%s' is %s", r.name, r.lineno, tab + 1, errstr);
+			weprintf("%s:%ju: count '%s' is %s", escname(r.name), r.lineno, tab + 1, errstr);
 			ret = 1;
 			continue;
 		}
@@ -49,7 +49,7 @@ topn_read(const char *path)
 		}
 		/* a word seen again (counts of several shards) adds up */
 		if (count[i] > (unsigned long long)LLONG_MAX - c) {
-			weprintf("%s:%ju: count of '%.*s' overflows", r.name, r.lineno,
+			weprintf("%s:%ju: count of '%.*s' overflows", escname(r.name), r.lineno,
 			    (int)(tab - line), line);
 			ret = 1;
 			continue;

@@ -28,22 +28,41 @@ static struct {
 	int kgram;		/* features are k-grams of words (-k) */
 	int havestop;		/* a stopword list is loaded */
 	int vflag;		/* count only vocabulary words */
+	int iflag;		/* -i: words written as their numbers */
 	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
 } opt = { .kgram = 1 };
+
+/*
+ * What is kept of a word, together: counting a word of a large vocabulary
+ * and writing its count then touch one cache line, not one per array.
+ */
+struct entry {
+	unsigned long long count;	/* over all pages, or in this page */
+	unsigned long long total;	/* with -T: over the pages written */
+	/*
+	 * With -i, the number written for the word (WTAB_NONE until it has
+	 * one): its line in the vocabulary, or without -v in the order of
+	 * first writing (tab.order)
+	 */
+	uint32_t num;
+	unsigned char kind;
+	/* num in decimal, written once: ndig digits (0 past 8 of them) */
+	unsigned char ndig;
+	char dig[8];
+};
 
 /* The words and their counts, by word id. */
 static struct {
 	struct wtab words;
-	unsigned char *kind;
-	unsigned long long *count;	/* over all pages, or in this page */
-	size_t kindcap, countcap;
+	struct entry *ent;
+	size_t entcap;
 	unsigned long long *docfreq;	/* with -d: pages holding it */
 	size_t docfreqcap;
-	unsigned long long *total;	/* with -T: over the pages written */
-	size_t totalcap;
 	unsigned long long ndocs;	/* pages read, with -d */
 	uint32_t *touched;	/* ids counted in this page, in order of first occurrence */
 	size_t ntouched, touchedcap;
+	uint32_t *order;	/* with -i and no -v, the ids by number: the totals' order */
+	size_t nnum, ordercap;
 } tab;
 
 static struct pagerec rec;	/* the page record being read: its ID, escaped as read */
@@ -52,23 +71,19 @@ static struct pagerec rec;	/* the page record being read: its ID, escaped as rea
 static void
 growtables(void)
 {
-	size_t old = tab.countcap;
+	size_t old = tab.entcap, i;
 
 	/* +1: the tables exist even for no word (no arithmetic on null) */
-	egrow(&tab.count, &tab.countcap, wtab_size(&tab.words) + 1, sizeof *tab.count);
-	memset(tab.count + old, 0, (tab.countcap - old) * sizeof *tab.count);
-	old = tab.kindcap;
-	egrow(&tab.kind, &tab.kindcap, wtab_size(&tab.words) + 1, sizeof *tab.kind);
-	memset(tab.kind + old, PLAIN, tab.kindcap - old);
+	egrow(&tab.ent, &tab.entcap, wtab_size(&tab.words) + 1, sizeof *tab.ent);
+	memset(tab.ent + old, 0, (tab.entcap - old) * sizeof *tab.ent);
+	for (i = old; i < tab.entcap; i++) {
+		tab.ent[i].kind = PLAIN;
+		tab.ent[i].num = WTAB_NONE;
+	}
 	if (opt.dflag) {
 		old = tab.docfreqcap;
 		egrow(&tab.docfreq, &tab.docfreqcap, wtab_size(&tab.words) + 1, sizeof *tab.docfreq);
 		memset(tab.docfreq + old, 0, (tab.docfreqcap - old) * sizeof *tab.docfreq);
-	}
-	if (opt.totalsfile) {
-		old = tab.totalcap;
-		egrow(&tab.total, &tab.totalcap, wtab_size(&tab.words) + 1, sizeof *tab.total);
-		memset(tab.total + old, 0, (tab.totalcap - old) * sizeof *tab.total);
 	}
 }
 
@@ -90,7 +105,7 @@ featureid(const char *w, size_t n)
 	if (opt.vflag)
 		return wtab_find(&tab.words, w, n);
 	i = wtab_intern(&tab.words, w, n);
-	if (i >= tab.countcap)
+	if (i >= tab.entcap)
 		growtables();
 	return i;
 }
@@ -100,9 +115,9 @@ static void
 countid(uint32_t i)
 {
 	/* with -v only vocabulary words count, else all but stopwords */
-	if (i == WTAB_NONE || (opt.vflag ? tab.kind[i] != VOCAB : tab.kind[i] == STOP))
+	if (i == WTAB_NONE || (opt.vflag ? tab.ent[i].kind != VOCAB : tab.ent[i].kind == STOP))
 		return;
-	if (tab.count[i]++ == 0 && (opt.pflag || opt.dflag)) {
+	if (tab.ent[i].count++ == 0 && (opt.pflag || opt.dflag)) {
 		if (tab.ntouched == tab.touchedcap)	/* a call only when it grows */
 			egrow(&tab.touched, &tab.touchedcap, tab.ntouched + 1, sizeof *tab.touched);
 		tab.touched[tab.ntouched++] = i;
@@ -131,13 +146,11 @@ addbatch(void *ctx, const char *buf, const size_t *off, const size_t *len, size_
 
 	(void)ctx;
 	wtab_batch(&tab.words, opt.vflag, buf, off, len, n, ids);
-	if (wtab_size(&tab.words) > tab.countcap)
+	if (wtab_size(&tab.words) > tab.entcap)
 		growtables();
 	for (i = 0; i < n; i++) {
-		if (ids[i] != WTAB_NONE) {
-			PREFETCH(&tab.count[ids[i]]);
-			PREFETCH(&tab.kind[ids[i]]);
-		}
+		if (ids[i] != WTAB_NONE)
+			PREFETCH(&tab.ent[ids[i]]);
 	}
 	for (i = 0; i < n; i++)
 		countid(ids[i]);
@@ -162,7 +175,7 @@ addword(void *ctx, const char *w, size_t n)
 	uint32_t i;
 
 	(void)ctx;
-	if (opt.havestop && (i = wtab_find(&tab.words, w, n)) != WTAB_NONE && tab.kind[i] == STOP)
+	if (opt.havestop && (i = wtab_find(&tab.words, w, n)) != WTAB_NONE && tab.ent[i].kind == STOP)
 		return;
 	if (win.n == opt.kgram) {
 		/* the first word leaves the window, with its '_' */
@@ -196,6 +209,31 @@ flushout(int force)
 		obuf_flush(&out, stdout);
 }
 
+/* Give e the number num (-i), and keep its digits if they are few. */
+static void
+setnum(struct entry *e, size_t num)
+{
+	char d[20];
+	size_t n = utoa(d, num);
+
+	e->num = (uint32_t)num;
+	e->ndig = n <= sizeof e->dig ? (unsigned char)n : 0;
+	if (e->ndig)
+		memcpy(e->dig, d, n);
+}
+
+/* Write the number of e: its digits, 8 bytes copied at once, as kept. */
+static void
+putnum(const struct entry *e)
+{
+	if (e->ndig) {
+		memcpy(obuf_room(&out, sizeof e->dig), e->dig, sizeof e->dig);
+		out.n += e->ndig;
+	} else {
+		obuf_addu(&out, e->num);
+	}
+}
+
 /* How many words ahead putpage asks for their tables' entries. */
 enum { PUTAHEAD = 16 };
 
@@ -218,23 +256,31 @@ putpage(void)
 		 */
 		if (i + PUTAHEAD < tab.ntouched) {
 			k = tab.touched[i + PUTAHEAD];
-			PREFETCH(&tab.count[k]);
-			PREFETCH(&tab.words.off[k]);
-			if (tab.total)
-				PREFETCH(&tab.total[k]);
+			PREFETCH(&tab.ent[k]);
+			if (!opt.iflag)
+				PREFETCH(&tab.words.off[k]);
 		}
-		if (i + PUTAHEAD / 2 < tab.ntouched)
+		if (!opt.iflag && i + PUTAHEAD / 2 < tab.ntouched)
 			PREFETCH(tab.words.text + tab.words.off[tab.touched[i + PUTAHEAD / 2]]);
 		k = tab.touched[i];
-		w = wtab_word(&tab.words, k, &n);
 		if (i > 0)
 			obuf_addc(&out, ' ');
-		obuf_add(&out, w, n);
+		if (opt.iflag) {
+			if (tab.ent[k].num == WTAB_NONE) {
+				/* without -v: the next number, the word's line in the totals */
+				egrow(&tab.order, &tab.ordercap, tab.nnum + 1, sizeof *tab.order);
+				tab.order[tab.nnum] = k;
+				setnum(&tab.ent[k], tab.nnum++);
+			}
+			putnum(&tab.ent[k]);
+		} else {
+			w = wtab_word(&tab.words, k, &n);
+			obuf_add(&out, w, n);
+		}
 		obuf_addc(&out, ':');
-		obuf_addu(&out, tab.count[k]);
-		if (tab.total)
-			tab.total[k] += tab.count[k];
-		tab.count[k] = 0;
+		obuf_addu(&out, tab.ent[k].count);
+		tab.ent[k].total += tab.ent[k].count;
+		tab.ent[k].count = 0;
 	}
 	obuf_addc(&out, '\n');
 	tab.ntouched = 0;
@@ -249,7 +295,7 @@ docpage(void)
 
 	for (i = 0; i < tab.ntouched; i++) {
 		tab.docfreq[tab.touched[i]]++;
-		tab.count[tab.touched[i]] = 0;
+		tab.ent[tab.touched[i]].count = 0;
 	}
 	tab.ntouched = 0;
 	tab.ndocs++;
@@ -262,7 +308,7 @@ droppage(void)
 	size_t i;
 
 	for (i = 0; i < tab.ntouched; i++)
-		tab.count[tab.touched[i]] = 0;
+		tab.ent[tab.touched[i]].count = 0;
 	tab.ntouched = 0;
 }
 
@@ -296,7 +342,7 @@ wordfreq(const char *path)
 		if (eol) {
 			if ((batch ? tok_end_batch(&t, addbatch, NULL) :
 			    tok_end(&t, add, NULL)) < 0 && !rec.bad) {
-				weprintf("%s:%ju: bad escape in the page text", r.name, r.lineno);
+				weprintf("%s:%ju: bad escape in the page text", escname(r.name), r.lineno);
 				rec.bad = 1;
 			}
 			endtext();
@@ -316,22 +362,27 @@ wordfreq(const char *path)
 }
 
 /*
- * Write "word<TAB>count" for every word counted in c, in order of first
- * appearance, through o to fp.
+ * Write "word<TAB>count" for every word counted, its sum over the pages
+ * written if totals is set, else its count, in order of first appearance
+ * (with -i and no -v, of first writing: by number), through o to fp.
  */
 static void
-puttotals(const unsigned long long *c, struct obuf *o, FILE *fp)
+puttotals(int totals, struct obuf *o, FILE *fp)
 {
 	const char *w;
-	size_t i, n;
+	size_t i, n, nids = wtab_size(&tab.words);
+	uint32_t k;
+	unsigned long long c;
+	int bynum = opt.iflag && !opt.vflag;
 
-	for (i = 0; i < wtab_size(&tab.words); i++) {
-		if (!c[i])
+	for (i = 0; i < (bynum ? tab.nnum : nids); i++) {
+		k = bynum ? tab.order[i] : (uint32_t)i;
+		if (!(c = totals ? tab.ent[k].total : tab.ent[k].count))
 			continue;
-		w = wtab_word(&tab.words, (uint32_t)i, &n);
+		w = wtab_word(&tab.words, k, &n);
 		obuf_add(o, w, n);
 		obuf_addc(o, '\t');
-		obuf_addu(o, c[i]);
+		obuf_addu(o, c);
 		obuf_addc(o, '\n');
 		if (o->n >= 1 << 16)
 			obuf_flush(o, fp);
@@ -365,47 +416,72 @@ putdocfreq(void)
 }
 
 /*
- * Load a word list and mark its new words as k: a stopword stays a stopword.
- * Returns -1 after a diagnostic.
+ * Add word w of a list as a word of kind k unless the table has it (a
+ * stopword stays a stopword), folded as the text is; with -i a vocabulary
+ * word's number is num, its line in the list (fphash(1) -i).
  */
+static void
+addlisted(const char *w, size_t n, int k, size_t num)
+{
+	static struct obuf folded;
+	size_t before = wtab_size(&tab.words);
+	uint32_t id;
+
+	if (opt.tokflags & TOK_UNICODE) {
+		/* the loaders fold ASCII only: fold the rest as the text is */
+		folded.n = 0;
+		tok_fold(&folded, w, n);
+		w = folded.p;
+		n = folded.n;
+	}
+	id = wtab_intern(&tab.words, w, n);
+	if (wtab_size(&tab.words) == before)
+		return;
+	growtables();
+	tab.ent[id].kind = (unsigned char)k;
+	if (opt.iflag && k == VOCAB)
+		setnum(&tab.ent[id], num);
+}
+
+/* Load the stopword list. Returns -1 after a diagnostic. */
 static int
-loadlist(const char *path, int k, int (*load)(struct wtab *, const char *))
+loadstop(const char *path)
 {
 	struct wtab list;
-	struct obuf folded = { 0 };
 	const char *w;
-	size_t first = wtab_size(&tab.words), i, n;
+	size_t i, n;
 	int st;
 
-	if (!(opt.tokflags & TOK_UNICODE)) {
-		st = load(&tab.words, path);
-	} else {
-		/* the loaders fold ASCII only: fold the rest as the text is */
-		wtab_init(&list);
-		st = load(&list, path);
-		for (i = 0; i < wtab_size(&list); i++) {
-			w = wtab_word(&list, (uint32_t)i, &n);
-			folded.n = 0;
-			tok_fold(&folded, w, n);
-			wtab_intern(&tab.words, folded.p, folded.n);
-		}
-		wtab_free(&list);
-		free(folded.p);
+	wtab_init(&list);
+	st = wtab_load_words(&list, path);
+	for (i = 0; i < wtab_size(&list); i++) {
+		w = wtab_word(&list, (uint32_t)i, &n);
+		addlisted(w, n, STOP, 0);
 	}
-	growtables();
-	for (; first < wtab_size(&tab.words); first++)
-		tab.kind[first] = (unsigned char)k;
+	wtab_free(&list);
 	return st;
 }
 
 static int
-loadvocab(struct wtab *t, const char *path)
+addvocab(void *ctx, const char *w, size_t n)
 {
-	return wtab_load_lines(t, path, 0);
+	size_t *line = ctx;
+
+	addlisted(w, n, VOCAB, (*line)++);
+	return 0;
+}
+
+/* Load the vocabulary, a word a line. Returns -1 after a diagnostic. */
+static int
+loadvocab(const char *path)
+{
+	size_t line = 0;
+
+	return wtab_lines(path, addvocab, &line);
 }
 
 static const char synopsis[] =
-    "[-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+    "[-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -421,7 +497,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "T:dhk:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "T:dhik:ps:uv:")) != -1) {
 		switch (c) {
 		case 'T':
 			opt.totalsfile = optarg;
@@ -431,6 +507,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			return help(synopsis);
+		case 'i':
+			opt.iflag = 1;
+			break;
 		case 'k':
 			opt.kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
 			break;
@@ -452,17 +531,20 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag))
+	/* -i: numbers of the vocabulary, or of the totals; not of folded lists */
+	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag) ||
+	    (opt.iflag && (!opt.pflag || !(vocabfile || opt.totalsfile) ||
+	    (vocabfile && (opt.tokflags & TOK_UNICODE)))))
 		usage();
 
 	wtab_init(&tab.words);
 	growtables();
-	if (stopfile && loadlist(stopfile, STOP, wtab_load_words) < 0)
+	if (stopfile && loadstop(stopfile) < 0)
 		return EXIT_DATA;
 	opt.havestop = stopfile != NULL;
 	if (vocabfile) {
 		opt.vflag = 1;
-		if (loadlist(vocabfile, VOCAB, loadvocab) < 0)
+		if (loadvocab(vocabfile) < 0)
 			return EXIT_DATA;
 	}
 
@@ -478,7 +560,7 @@ main(int argc, char *argv[])
 	if (opt.dflag)
 		putdocfreq();
 	else if (!opt.pflag)
-		puttotals(tab.count, &out, stdout);
+		puttotals(0, &out, stdout);
 	flushout(1);
 	if (fshut(stdout, "<stdout>")) {
 		/* the per-page records are lost: no totals of them */
@@ -487,7 +569,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	if (opt.totalsfile) {
-		puttotals(tab.total, &out, totals.fp);
+		puttotals(1, &out, totals.fp);
 		ret |= afile_close(&totals, 0);
 	}
 	return ret;

@@ -6,7 +6,9 @@
  * the table are not read) and OPT1 bits 4-5 are the seed. OPT1 bits 6-7
  * are -w: raw, log, bin, or tfidf with part 3 as the -D file; with tfidf,
  * OPT1 bit 4 makes it imatch (with the same -D file) and OPT1 bit 5 the
- * band 0,100 instead of the default. The harness drives fphash's readers;
+ * band 0,100 instead of the default. With a table and raw, log or bin
+ * weights, OPT1 bit 5 is -i with part 3 as the word list (the records'
+ * items are then word numbers). The harness drives fphash's readers;
  * the fingerprinting is the library's (simhash.h), made and freed per input.
  */
 #include "fuzz.h"
@@ -48,10 +50,16 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		simh_hashrows(sh, 1);
 	else if (loadtable(in.path[1], nrows) < 0)
 		goto out;
+	if (!hashed && w != SIMH_TFIDF && w != SIMH_IMATCH && (in.o1 >> 5 & 1) &&
+	    loadnums(in.path[3]) < 0)
+		goto out;
 	fphash(in.path[2]);
 	fflush(stdout);
 out:
 	simh_free(sh);
 	sh = NULL;
+	free(numfeat);
+	numfeat = NULL;
+	nnums = 0;
 	return 0;
 }

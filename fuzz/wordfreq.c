@@ -3,7 +3,8 @@
  * (part 1, if OPT2 bit 1) and vocabulary loading (part 2, if OPT2 bit 2);
  * OPT2 bit 0 is -p, bit 3 -u, bits 4-5 the k-gram length - 1 (-k), bit 6
  * -d (without -p), or with -p -T (the sums, written to standard output
- * after the per-page counts).
+ * after the per-page counts); bit 7 -i where it is allowed (-p, and -T
+ * or -v, and not -v with -u).
  */
 #include "fuzz.h"
 
@@ -16,11 +17,10 @@ static void
 reset(void)
 {
 	wtab_free(&tab.words);
-	free(tab.kind);
-	free(tab.count);
+	free(tab.ent);
 	free(tab.docfreq);
-	free(tab.total);
 	free(tab.touched);
+	free(tab.order);
 	memset(&tab, 0, sizeof tab);
 	free(win.gram.p);
 	memset(&win, 0, sizeof win);
@@ -40,23 +40,25 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	opt.tokflags = in.o2 & 8 ? TOK_UNICODE : 0;
 	opt.kgram = 1 + (in.o2 >> 4 & 3);
 	opt.havestop = (in.o2 & 2) != 0;
+	opt.iflag = (in.o2 & 128) && opt.pflag && (opt.totalsfile || (in.o2 & 4)) &&
+	    !((in.o2 & 4) && opt.tokflags);
 	wtab_init(&tab.words);
 	growtables();
-	if ((in.o2 & 2) && loadlist(in.path[1], STOP, wtab_load_words) < 0)
+	if ((in.o2 & 2) && loadstop(in.path[1]) < 0)
 		goto out;
 	if (in.o2 & 4) {
 		opt.vflag = 1;
-		if (loadlist(in.path[2], VOCAB, loadvocab) < 0)
+		if (loadvocab(in.path[2]) < 0)
 			goto out;
 	}
 	wordfreq(in.path[0]);
 	if (opt.dflag)
 		putdocfreq();
 	else if (!opt.pflag)
-		puttotals(tab.count, &out, stdout);
+		puttotals(0, &out, stdout);
 	flushout(1);
 	if (opt.totalsfile)
-		puttotals(tab.total, &out, stdout);
+		puttotals(1, &out, stdout);
 	fflush(stdout);
 out:
 	reset();

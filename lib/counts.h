@@ -1,4 +1,7 @@
-/* counts.h: the WORD:COUNT items of a per-page counts record (simrec(5)). */
+/*
+ * counts.h: the WORD:COUNT items of a per-page counts record, and the
+ * NUMBER:COUNT items of a numbered one (simrec(5)).
+ */
 #ifndef COUNTS_H
 #define COUNTS_H
 
@@ -22,5 +25,14 @@ void counts_init(struct counts *it, const char *s, const char *end);
  * with *w and *wn then spanning the whole item, for the message.
  */
 int counts_next(struct counts *it, const char **w, size_t *wn, long long *c);
+
+/*
+ * The next item of a numbered record, NUMBER:COUNT (wordfreq(1) -i):
+ * both decimal digits only, 0 to LLONG_MAX, into *num and *c. Returns 1,
+ * 0 past the last item, or -1 for a malformed item; *item and *itemn span
+ * the item either way, for a message.
+ */
+int counts_nextnum(struct counts *it, long long *num, long long *c,
+    const char **item, size_t *itemn);
 
 #endif

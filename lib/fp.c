@@ -26,19 +26,19 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 	if ((n = rdr_line(r, &line)) < 0)
 		return r->err ? -1 : 0;
 	if (!(tab = memchr(line, '\t', (size_t)n))) {
-		weprintf("%s:%ju: no TAB between ID and fingerprint", r->name, r->lineno);
+		weprintf("%s:%ju: no TAB between ID and fingerprint", escname(r->name), r->lineno);
 		return -1;
 	}
 	bits = tab + 1;
 	m = (size_t)(line + n - bits);
 	if (m == 0 || m > FP_MAXBITS) {
 		weprintf("%s:%ju: fingerprint has %zu bits, not 1 to %d",
-		    r->name, r->lineno, m, FP_MAXBITS);
+		    escname(r->name), r->lineno, m, FP_MAXBITS);
 		return -1;
 	}
 	if (*width && m != *width) {
 		weprintf("%s:%ju: fingerprint has %zu bits, not %u like the first",
-		    r->name, r->lineno, m, *width);
+		    escname(r->name), r->lineno, m, *width);
 		return -1;
 	}
 	memset(&rec->fp, 0, sizeof rec->fp);
@@ -61,7 +61,7 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 			fp_setbit(&rec->fp, (unsigned)j);
 		else if (bits[j] != '0') {
 			weprintf("%s:%ju: fingerprint character %zu is not 0 or 1",
-			    r->name, r->lineno, j + 1);
+			    escname(r->name), r->lineno, j + 1);
 			return -1;
 		}
 	}
@@ -93,12 +93,12 @@ matchrec_read(struct rdr *r, struct matchrec *m)
 	}
 	if (nf != 3) {
 		weprintf("%s:%ju: not a match record (ID<TAB>DISTANCE<TAB>ID)",
-		    r->name, r->lineno);
+		    escname(r->name), r->lineno);
 		return -1;
 	}
 	m->dist = (int)parsenumn(f[1], len[1], 0, FP_MAXBITS, &errstr);
 	if (errstr) {
-		weprintf("%s:%ju: distance '%.*s' is %s", r->name, r->lineno,
+		weprintf("%s:%ju: distance '%.*s' is %s", escname(r->name), r->lineno,
 		    (int)(len[1] < 64 ? len[1] : 64), f[1], errstr);
 		return -1;
 	}

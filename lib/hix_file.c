@@ -297,20 +297,20 @@ map(int fd, const char *path)
 	int i;
 
 	if (fstat(fd, &st) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		close(fd);
 		goto fail;
 	}
 	if ((uint64_t)st.st_size < sizeof h) {
 		close(fd);
-		weprintf("%s: index file truncated (%ju bytes, less than its header)", path,
+		weprintf("%s: index file truncated (%ju bytes, less than its header)", escname(path),
 		    (uintmax_t)st.st_size);
 		goto fail;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
-		weprintf("%s: mmap:", path);
+		weprintf("%s: mmap:", escname(path));
 		goto fail;
 	}
 	ix->map = map;
@@ -378,7 +378,7 @@ map(int fd, const char *path)
 	hix_derive(ix);
 	return ix;
 bad:
-	weprintf("%s: %s", path, err);
+	weprintf("%s: %s", escname(path), err);
 fail:
 	hix_free(ix);
 	return NULL;
@@ -397,7 +397,7 @@ hix_load(const char *path)
 	if (!strcmp(path, "-"))
 		fd = 0;
 	else if ((fd = open(path, O_RDONLY)) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return NULL;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
@@ -406,7 +406,7 @@ hix_load(const char *path)
 	/* Records, read through the one descriptor: a FIFO is opened once. */
 	rdr_fdopen(&r, fd, path);
 	if (rdr_peekline(&r, &line) == 7 && !memcmp(line, HIX_MAGIC, 7)) {
-		weprintf("%s: an index file must be a regular file", r.name);
+		weprintf("%s: an index file must be a regular file", escname(r.name));
 		rdr_close(&r);
 		return NULL;
 	}

@@ -643,15 +643,17 @@ tokens(const char *s, size_t n, size_t *ts, size_t *tl, size_t max)
 }
 
 /*
- * An id of three tokens or more is an anchor made from a heading ("the-
+ * An id of min tokens or more is an anchor made from a heading ("the-
  * tools-organization", Sphinx's section ids), not a role: it gives no hint.
+ * A section is a part of the text: two tokens are a slug there
+ * ("security-headers").
  */
 static int
-isslug(const char *s, size_t n)
+isslug(const char *s, size_t n, size_t min)
 {
 	size_t ts[3], tl[3];
 
-	return tokens(s, n, ts, tl, 3) >= 3;
+	return tokens(s, n, ts, tl, 3) >= min;
 }
 
 /* Is the token t of n bytes the word w, ignoring case? */
@@ -870,7 +872,7 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 			klass = hashof(at.v[A_CLASS], at.n[A_CLASS]);
 		if (at.v[A_CLASS])
 			hint += hintof(at.v[A_CLASS], at.n[A_CLASS], klass);
-		if (at.v[A_ID] && !isslug(at.v[A_ID], at.n[A_ID]))
+		if (at.v[A_ID] && !isslug(at.v[A_ID], at.n[A_ID], t == T_SECTION ? 2 : 3))
 			hint += hintof(at.v[A_ID], at.n[A_ID], 0);
 		if ((v = at.v[A_ITEMPROP]) && has(v, at.n[A_ITEMPROP], "articleBody")) {
 			hint += 25;

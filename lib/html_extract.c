@@ -19,6 +19,8 @@
 
 /* The pruning rules, dropped one by one while the result is short. */
 enum { STRIP = 1, WEIGHT = 2, CLEAN = 4 };
+/* With LINKS, no block goes for its links: they are the content (an index). */
+enum { LINKS = 8 };
 
 enum { MINTEXT = 500 };		/* a result shorter than this tries again */
 
@@ -43,6 +45,18 @@ static int
 isws(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/*
+ * Is an element of tag t a box of its own (a block, a cell)? The hint of
+ * an inline element (a span, a link) drops nothing: it is a word of its
+ * paragraph, as a highlighter's "comment" span or a heading's
+ * "headerlink" is.
+ */
+static int
+isbox(enum tag t)
+{
+	return (html_tagprops[t] & (TP_BLOCK | TP_CELL)) != 0;
 }
 
 /* bytekind[c]: 1 for white space, 2 for a comma, else 0 */
@@ -110,6 +124,15 @@ tagweight(enum tag t)
 	default:
 		return 0;
 	}
+}
+
+/* The tag's weight when below 0 (lists, forms, headings), else 0. */
+static int
+negweight(enum tag t)
+{
+	int w = tagweight(t);
+
+	return w < 0 ? w : 0;
 }
 
 static float
@@ -186,7 +209,8 @@ stats(struct html *h, struct xs *x, int flags)
 	for (i = 1; i < h->nn; i++) {
 		nd = &h->n[i];
 		h->skip[i] = h->skip[nd->parent];
-		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0)
+		if ((flags & STRIP) && !(nd->flags & HF_TEXT) && nd->hint < 0 &&
+		    isbox((enum tag)nd->tag))
 			h->skip[i] = 1;
 	}
 	/* children come after their parent: sums from the last node back */
@@ -347,6 +371,19 @@ choose(const struct html *h, struct xs *x, int flags)
 			initcand(h, x, top, flags);
 			break;
 		}
+	/*
+	 * A cell that holds under half of its table's text out of links is
+	 * one column of a table (of members, of packages): the table is the
+	 * content. A layout table's text cell holds most of it and stays.
+	 */
+	if (html_tagprops[h->n[top].tag] & TP_CELL) {
+		for (a = h->n[top].parent; a != 0 && h->n[a].tag != T_TABLE; a = h->n[a].parent)
+			;
+		if (a != 0 && 2 * X(top).tlen < X(a).tlen - X(a).llen) {
+			top = a;
+			initcand(h, x, top, flags);
+		}
+	}
 	/* an only child stands for its parent */
 	for (a = h->n[top].parent; a != 0; a = h->n[top].parent) {
 		for (k = 0, c = h->n[a].first; c && k < 2; c = h->n[c].next)
@@ -398,6 +435,33 @@ isheading(enum tag t)
 	return t >= T_H1 && t <= T_H6;
 }
 
+/*
+ * Is element i one of a run of siblings of its class (the lines of a code
+ * listing, the rows of a record)? Text between them does not break it.
+ */
+static int
+inrun(const struct html *h, uint32_t i)
+{
+	uint32_t k = h->n[i].klass, p = h->n[i].parent, c;
+	int n;
+
+	if (k == 0)
+		return 0;
+	/* the next element, then the one before: a text node may sit between */
+	for (c = h->n[i].next, n = 0; c && (h->n[c].flags & HF_TEXT) && n < 2; c = h->n[c].next, n++)
+		;
+	if (c && h->n[c].klass == k)
+		return 1;
+	/* a subtree ends where the next begins: the sibling before i ends at i */
+	for (c = i, n = 0; n < 2 && c - 1 != p; n++) {
+		for (c = c - 1; h->n[c].parent != p; c = h->n[c].parent)
+			;
+		if (!(h->n[c].flags & HF_TEXT))
+			return h->n[c].klass == k;
+	}
+	return 0;
+}
+
 /* Should element i, inside the content, go? */
 static int
 boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
@@ -422,8 +486,8 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		break;
 	}
 	if (isheading(t))
-		return weight < 0 || ld > 0.5f;
-	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT)
+		return weight < 0 || (!(flags & LINKS) && ld > 0.5f);
+	if ((flags & WEIGHT) && nd->hint < 0 && xi->tlen < MINTEXT && isbox(t))
 		return 1;
 	if (!(flags & CLEAN))
 		return 0;
@@ -440,8 +504,14 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 	default:
 		return 0;
 	}
-	/* a low score: not for a block that is mostly text of few links */
-	if (weight + (xi->cand ? xi->score : 0) < 0 && xi->good * 2 < xi->tlen)
+	/*
+	 * A low score: not for a block that is mostly text of few links. A
+	 * list's own weight does not count: a list of short items (a class's
+	 * ancestry, a list of signatures) is no boilerplate for being a list;
+	 * a list of links goes by its links below.
+	 */
+	if (weight + (xi->cand ? xi->score - (float)negweight(t) : 0) < 0 &&
+	    xi->good * 2 < xi->tlen)
 		return 1;
 	if (xi->commas >= 10)
 		return 0;
@@ -452,20 +522,23 @@ boilerplate(const struct html *h, const struct xs *x, uint32_t i, int flags)
 		return 1;
 	if (xi->ninput > xi->np / 3)
 		return 1;
-	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2))
+	if (!list && xi->tlen < 25 && (xi->nimg == 0 || xi->nimg > 2) &&
+	    (xi->llen > 0 || !inrun(h, i)))
 		return 1;
 	/*
 	 * Links inside paragraphs of text are no sign of boilerplate; nor
 	 * are cells of links in a table whose rows hold text (a table of
 	 * packages, of methods): a table goes when most of its text is links.
 	 */
-	if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f ||
-	    (t != T_TABLE && xi->blink * 5 > xi->tlen)))
-		return 1;
-	if (list && ld > 0.5f)
-		return 1;
-	if (weight >= 25 && ld > 0.5f)
-		return 1;
+	if (!(flags & LINKS)) {
+		if (!list && weight < 25 && ld > 0.2f && (ld > 0.5f ||
+		    (t != T_TABLE && xi->blink * 5 > xi->tlen)))
+			return 1;
+		if (list && ld > 0.5f)
+			return 1;
+		if (weight >= 25 && ld > 0.5f)
+			return 1;
+	}
 	if ((xi->nemb == 1 && xi->tlen < 75) || xi->nemb > 1)
 		return 1;
 	return 0;
@@ -487,7 +560,8 @@ struct lost {
  * passes it on to its parent, with its own stats if it goes too.
  */
 static void
-clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, int flags)
+clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, int flags,
+    struct xs *lost)
 {
 	struct lost *st = h->lost;
 	struct xs sum;
@@ -524,26 +598,48 @@ clean(struct html *h, struct xs *x, uint32_t from, uint32_t to, uint32_t top, in
 			st[sp++].sum = sum;
 		}
 	}
+	/* what is left is what the parent of the region lost */
+	if (sp > 0)
+		*lost = st[sp - 1].sum;
+	else
+		memset(lost, 0, sizeof *lost);
 }
 
 /* One try with the rules in flags: the text it gives, appended to out. */
 static void
 attempt(struct html *h, struct xs *x, int flags, struct obuf *out)
 {
-	uint32_t top, from, to;
+	uint32_t top, p, from, to, c, k, text = 0;
+	struct xs lost;
 
 	stats(h, x, flags);
 	score(h, x, flags);
 	top = choose(h, x, flags);
 	if (top == 0) {
+		p = 0;
 		from = 1;
 		to = (uint32_t)h->nn;
 	} else {
 		siblings(h, x, top);
-		from = h->n[top].parent + 1;
-		to = h->n[h->n[top].parent].end;
+		p = h->n[top].parent;
+		from = p + 1;
+		to = h->n[p].end;
 	}
-	clean(h, x, from, to, top, flags);
+	for (c = h->n[p].first; c; c = h->n[c].next)
+		if (!h->skip[c])
+			text += h->n[c].flags & HF_TEXT ? textlen(h, c, &k) : X(c).tlen;
+	clean(h, x, from, to, top, flags, &lost);
+	/*
+	 * The blocks of links dropped held a third of the content's text:
+	 * they are the content (an index page, a table of contents), not
+	 * a box beside it. Only on the first try, and when the text kept
+	 * is not short (a short result tries again without the dropping).
+	 */
+	if ((flags & STRIP) && (flags & CLEAN) && !(flags & LINKS) && lost.llen * 3 > text &&
+	    text - lost.tlen >= MINTEXT) {
+		attempt(h, x, flags | LINKS, out);
+		return;
+	}
 	html_render(h, from, to, h->skip, out);
 }
 

@@ -71,8 +71,8 @@ duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
 	uint32_t id = wtab_intern(&j->seen, s, n);
 
 	if (j->seen.n == before) {
-		weprintf("%s:%ju: duplicate ID (first at %s:%ju): skipped", r->name, r->lineno,
-		    j->seenfile[id], j->seenline[id]);
+		weprintf("%s:%ju: duplicate ID (first at %s:%ju): skipped", escname(r->name), r->lineno,
+		    escname(j->seenfile[id]), j->seenline[id]);
 		return 1;
 	}
 	if (id == j->seencap) {
@@ -173,13 +173,13 @@ join_add(struct join *j, struct rdr *r, char *line, size_t n)
 	if (s.n < s.nshingles ? (j->size && s.n != j->size) || s.n < j->maxwhole :
 	    j->size && s.n > j->size) {
 		weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
-		    r->name, r->lineno, s.n, j->size ? j->size : j->maxwhole);
+		    escname(r->name), r->lineno, s.n, j->size ? j->size : j->maxwhole);
 		return 1;
 	}
 	if (duplicate(j, r, s.id, s.idlen))
 		return 1;
 	if (d == UINT32_MAX - 1)
-		eprintf("%s:%ju: too many documents", r->name, r->lineno);
+		eprintf("%s:%ju: too many documents", escname(r->name), r->lineno);
 	append(j, &s);
 	return 0;
 }

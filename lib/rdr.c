@@ -30,7 +30,7 @@ rdr_open(struct rdr *r, const char *path)
 	else if ((fd = open(path, O_RDONLY)) < 0) {
 		memset(r, 0, sizeof *r);
 		r->fd = -1;
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return -1;
 	}
 	rdr_fdopen(r, fd, path);
@@ -46,16 +46,16 @@ rdr_opendoc(const char *path, int dirok)
 	if (!strcmp(path, "-"))
 		return STDIN_FILENO;
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0) {
-		weprintf("%s:", path);
+		weprintf("%s:", escname(path));
 	} else if (S_ISDIR(st.st_mode) && dirok) {
 		close(fd);
 		return RDR_DIR;
 	} else if (!S_ISREG(st.st_mode)) {
-		weprintf("%s: not a regular file", path);
+		weprintf("%s: not a regular file", escname(path));
 	} else {
 		return fd;	/* O_NONBLOCK kept: see rawread */
 	}
@@ -109,7 +109,7 @@ rawread(struct rdr *r, void *p, size_t n)
 		    fcntl(r->fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
 			continue;
 		if (errno != EINTR) {
-			weprintf("%s: read error:", r->name);
+			weprintf("%s: read error:", escname(r->name));
 			r->err = 1;
 			return 0;
 		}
@@ -124,10 +124,10 @@ gzend(struct rdr *r)
 	char msg[128];
 
 	if (r->z->err) {
-		weprintf("%s: gzip: %s", r->name, inf_strerror(r->z, msg, sizeof msg));
+		weprintf("%s: gzip: %s", escname(r->name), inf_strerror(r->z, msg, sizeof msg));
 		r->err = 1;
 	} else if (r->z->garbage) {
-		weprintf("%s: gzip: trailing garbage at byte %ju ignored", r->name,
+		weprintf("%s: gzip: trailing garbage at byte %ju ignored", escname(r->name),
 		    (uintmax_t)(r->z->garbage - 1));
 		r->err = 1;
 	}

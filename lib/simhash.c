@@ -265,6 +265,23 @@ simh_addbatch(struct simh *s, const char *buf, const size_t *off, const size_t *
 	return n;
 }
 
+uint32_t
+simh_find(struct simh *s, const char *w, size_t n)
+{
+	return wtab_find(&s->features, w, n);
+}
+
+size_t
+simh_addids(struct simh *s, const uint32_t *ids, const uint64_t *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (addid(s, ids[i], c[i]) < 0)
+			return i;
+	return n;
+}
+
 void
 simh_drop(struct simh *s)
 {

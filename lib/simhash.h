@@ -97,6 +97,19 @@ size_t simh_addbatch(struct simh *s, const char *buf, const size_t *off, const s
     const uint64_t *c, size_t n);
 
 /*
+ * The id of feature w (WTAB_NONE if w is no feature), for simh_addids;
+ * with open features (simh_hashrows), the ids of the words added so far.
+ */
+uint32_t simh_find(struct simh *s, const char *w, size_t n);
+
+/*
+ * simh_add of n features given by id (from simh_find; WTAB_NONE is no
+ * feature), feature ids[i] with count c[i]. Returns n, or the index of
+ * the item whose count passed INT64_MAX / 4 (as simh_addbatch).
+ */
+size_t simh_addids(struct simh *s, const uint32_t *ids, const uint64_t *c, size_t n);
+
+/*
  * The page's fingerprint, or under SIMH_IMATCH its signature (the hash
  * of the words kept, in byte order, each followed by a LF), into f; the
  * next page starts empty. Returns 1; 0 under SIMH_IMATCH if no feature of

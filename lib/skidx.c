@@ -99,7 +99,7 @@ forged(const struct skidx *x)
 	struct skidx *w = (struct skidx *)x;
 
 	if (!w->said)
-		weprintf("%s: a forged or damaged index", x->name);
+		weprintf("%s: a forged or damaged index", escname(x->name));
 	w->said = 1;
 }
 
@@ -362,26 +362,26 @@ skidx_open(int fd, const char *name, uint64_t len)
 
 	x->name = name;
 	if (fstat(fd, &st) < 0) {
-		weprintf("%s:", name);
+		weprintf("%s:", escname(name));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		weprintf("%s: not a regular file", name);
+		weprintf("%s: not a regular file", escname(name));
 		goto fail;
 	}
 	if (len == 0)
 		len = (uint64_t)st.st_size;
 	if ((uint64_t)st.st_size < len) {
-		weprintf("%s: truncated index (%ju bytes, not %ju)", name, (uintmax_t)st.st_size,
+		weprintf("%s: truncated index (%ju bytes, not %ju)", escname(name), (uintmax_t)st.st_size,
 		    (uintmax_t)len);
 		goto fail;
 	}
 	if (len < sizeof *fh || len % 8 || len > SIZE_MAX) {
-		weprintf("%s: not an index", name);
+		weprintf("%s: not an index", escname(name));
 		goto fail;
 	}
 	if ((p = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED) {
-		weprintf("%s:", name);
+		weprintf("%s:", escname(name));
 		goto fail;
 	}
 	x->p = p;
@@ -390,7 +390,7 @@ skidx_open(int fd, const char *name, uint64_t len)
 	(void)posix_madvise(p, (size_t)len, POSIX_MADV_RANDOM);
 	fh = (const struct filehdr *)x->p;
 	if (memcmp(fh->magic, FILE_MAGIC, 8) || fh->order != ORDER) {
-		weprintf("%s: not an index", name);
+		weprintf("%s: not an index", escname(name));
 		goto fail;
 	}
 	x->k0 = fh->k0;
@@ -398,7 +398,7 @@ skidx_open(int fd, const char *name, uint64_t len)
 	/* the segments, from the last, each found by its trailer */
 	for (pos = len; pos > sizeof *fh; pos = t.start) {
 		if (x->nseg == SKIDX_SEGMAX) {
-			weprintf("%s: more than %d segments", name, SKIDX_SEGMAX);
+			weprintf("%s: more than %d segments", escname(name), SKIDX_SEGMAX);
 			goto fail;
 		}
 		if (pos - sizeof *fh < sizeof(struct seghdr) + sizeof t)
@@ -1061,7 +1061,7 @@ wflush(struct wr *w)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			weprintf("%s:", w->name);
+			weprintf("%s:", escname(w->name));
 			w->err = 1;
 			break;
 		}
@@ -1321,7 +1321,7 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	}
 	/* what a killed writer left past the index is overwritten */
 	if (ftruncate(fd, (off_t)wpos(&w)) < 0) {
-		weprintf("%s:", name);
+		weprintf("%s:", escname(name));
 		goto fail;
 	}
 	start = wpos(&w);
@@ -1420,7 +1420,7 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	if (w.err)
 		goto fail;
 	if (pwrite(fd, &h, sizeof h, (off_t)start) != (ssize_t)sizeof h || fsync(fd) < 0) {
-		weprintf("%s:", name);
+		weprintf("%s:", escname(name));
 		goto fail;
 	}
 	free(w.buf.p);

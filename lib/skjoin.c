@@ -181,7 +181,7 @@ parsecount(const char *s, size_t n, uint64_t *v)
 static int
 bad(struct rdr *r, const char *what)
 {
-	weprintf("%s:%ju: %s", r->name, r->lineno, what);
+	weprintf("%s:%ju: %s", escname(r->name), r->lineno, what);
 	return 1;
 }
 
@@ -243,7 +243,7 @@ nextdoc(struct shardrd *sr, uint64_t *d)
 		}
 		*d = sr->i + (uint64_t)sr->n * sr->k++;
 		if (*d >= UINT32_MAX - 1)
-			eprintf("%s:%ju: too many documents", sr->r->name, sr->r->lineno);
+			eprintf("%s:%ju: too many documents", escname(sr->r->name), sr->r->lineno);
 		sr->len = (size_t)len;
 		return 1;
 	}
@@ -337,7 +337,7 @@ readhashes(struct rdr *r, const char *what, void (*f)(uint64_t, void *), void *c
 
 	while ((len = rdr_line(r, &line)) >= 0) {
 		if (parsehash(line, (size_t)len, &h) < 0 || (any && h < prev)) {
-			weprintf("%s:%ju: bad %s record: skipped", r->name, r->lineno, what);
+			weprintf("%s:%ju: bad %s record: skipped", escname(r->name), r->lineno, what);
 			ret = 1;
 			continue;
 		}
@@ -429,7 +429,7 @@ skj_loadranges(const char *path, unsigned n, uint64_t **low)
 	rg.low = ecalloc(SKJ_MAXSHARDS, sizeof *rg.low);
 	ret = readhashes(&r, "range", addlow, &rg) | rdr_close(&r);
 	if (!ret && (rg.n != n || rg.low[0] != 0)) {
-		weprintf("%s: not the ranges of %u partitions", path, n);
+		weprintf("%s: not the ranges of %u partitions", escname(path), n);
 		ret = 1;
 	}
 	*low = rg.low;
@@ -516,7 +516,7 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
     unsigned minsize, const char *dir)
 {
 	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
-	struct out *keys, *docs, *ids, *reach, *tot, *rcount;
+	struct out *keys, *ids, *reach, *tot, *rcount;
 	struct keys *part;
 	struct sketch *s = &sr.s;
 	struct skj_totals t = { 0, 0, 0 };
@@ -526,12 +526,11 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 	int have = 0, ret = 0;
 
 	keys = outsopen(dir, "keys", n);
-	docs = outsopen(dir, "docs", 0);
 	ids = outsopen(dir, "ids", 0);
 	reach = outsopen(dir, "reach", n);
 	tot = outsopen(dir, "totals", 0);
 	rcount = outsopen(dir, "rcount", 0);
-	if (!keys || !docs || !ids || !reach || !tot || !rcount)
+	if (!keys || !ids || !reach || !tot || !rcount)
 		exit(1);
 	nreach = ecalloc(n, sizeof *nreach);
 	part = ecalloc(n, sizeof *part);
@@ -539,11 +538,6 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 		repeat = (unsigned)isrepeat(repeats, d, &next, &have, &ret);
 		t.ndocs += !repeat;
 		t.limit = d + 1;
-		adddoc(&docs->b, d);
-		obuf_add(&docs->b, "\t0\t", 3);
-		obuf_add(&docs->b, sr.line, sr.len);
-		obuf_addc(&docs->b, '\n');
-		outflush(docs, 0);
 		adddoc(&ids->b, d);
 		obuf_addc(&ids->b, '\t');
 		obuf_add(&ids->b, s->id, s->idlen);
@@ -596,8 +590,29 @@ skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, uns
 	for (q = 0; q < n; q++)
 		fprintf(rcount->a.fp, "%ju\n", (uintmax_t)nreach[q]);
 	free(nreach);
-	ret |= outsclose(keys, n) | outsclose(docs, 0) | outsclose(ids, 0) | outsclose(rcount, 0);
+	ret |= outsclose(keys, n) | outsclose(ids, 0) | outsclose(rcount, 0);
 	return ret | outsclose(reach, n) | outsclose(tot, 0);
+}
+
+int
+skj_docs(struct rdr *r, unsigned i, unsigned n, FILE *fp)
+{
+	struct shardrd sr = { r, i, n, 0, 0, { 0 }, { 0 }, NULL, 0, 0 };
+	struct obuf b = { 0 };
+	uint64_t d;
+
+	while (nextdoc(&sr, &d)) {
+		adddoc(&b, d);
+		obuf_add(&b, "\t0\t", 3);
+		obuf_add(&b, sr.line, sr.len);
+		obuf_addc(&b, '\n');
+		if (b.n >= 1 << 16)
+			obuf_flush(&b, fp);
+	}
+	if (b.n)
+		obuf_flush(&b, fp);
+	free(b.p);
+	return sr.ret;
 }
 
 /* A totals record: DOCS<TAB>SIZE<TAB>LIMIT. */
@@ -814,7 +829,7 @@ skj_keys(struct rdr *in, struct rdr *reach, uint64_t base, const struct skj_tota
 			nfirst = 0;
 			ret |= reachbelow(reach, h, &below, &next, &have);
 			if (below > t->ndocs)
-				eprintf("%s: more reaches than documents", reach->name);
+				eprintf("%s: more reaches than documents", escname(reach->name));
 		}
 		prev = d;
 		holdadd(&hd, (uint32_t)d);
@@ -1109,7 +1124,8 @@ skj_verify(struct rdr *in, struct rdr *sent, const struct skj_totals *t,
 			;
 		for (sp = p - 1; sp > line && sp[-1] != '\t'; sp--)
 			;
-		if (p - line < DOCW + 2 || sp <= line || parsedoc(line, DOCW, &a) < 0 ||
+		/* (the sketch between A and the weights: sp past A's TAB and one more) */
+		if (p - line < DOCW + 2 || sp - line < DOCW + 2 || parsedoc(line, DOCW, &a) < 0 ||
 		    line[DOCW] != '\t') {
 			ret |= bad(sent, "bad sent record: skipped");
 			continue;

@@ -15,10 +15,10 @@
  *	plan	one: from a sample of the hashes, n ranges of hash
  *		values holding about as many hashes each (bottom-k
  *		hashes crowd the low values): the partitions.
- *	map	one per shard: its sketches as documents, ids, and key
- *		records HASH DOC FLAGS for every hash, partitioned by
- *		range and sorted; the reaches of its distinct cut
- *		sketches, by range, sorted; its totals.
+ *	map	one per shard: its sketches' ids, and key records
+ *		HASH DOC FLAGS for every hash, partitioned by range and
+ *		sorted; the reaches of its distinct cut sketches, by
+ *		range, sorted; its totals.
  *	totals	one: the totals of the maps summed, the reaches below
  *		each range.
  *	keys	one per partition, on the merge of its key records and
@@ -78,10 +78,18 @@ int skj_dedup(struct rdr *in, unsigned n, const char *dir);
 /*
  * Map shard i of n: the sketch records of r, the repeats of the shard
  * (merged, ascending; NULL: none); keys and reaches partitioned by the
- * ranges low; outputs in dir, with rcount, the reaches of each range.
+ * ranges low; outputs in dir (ids, keys.P, reach.P, totals), with rcount,
+ * the reaches of each range.
  */
 int skj_map(struct rdr *r, struct rdr *repeats, const uint64_t *low, unsigned i, unsigned n,
     unsigned minsize, const char *dir);
+
+/*
+ * The sketch records of shard i of n (r) as document records, numbered as
+ * the map numbers them, to fp: what send and verify merge with the
+ * weights and pairs, made again from the sketches rather than kept.
+ */
+int skj_docs(struct rdr *r, unsigned i, unsigned n, FILE *fp);
 
 /* The reach counts of the maps, concatenated: for each range, the reaches below it, to fp. */
 int skj_bases(struct rdr *r, unsigned n, FILE *fp);

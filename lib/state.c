@@ -48,17 +48,17 @@ openreg(int dirfd, const char *name, const char *where)
 	if ((fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		if (errno == ENOENT)
 			return -2;
-		weprintf("%s/%s:", where, name);
+		weprintf("%s/%s:", escname(where), escname(name));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
 	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-		weprintf("%s/%s:", where, name);
+		weprintf("%s/%s:", escname(where), escname(name));
 		close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		weprintf("%s/%s: not a regular file", where, name);
+		weprintf("%s/%s: not a regular file", escname(where), escname(name));
 		close(fd);
 		return -1;
 	}
@@ -110,7 +110,7 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			weprintf("%s/params:", where);
+			weprintf("%s/params:", escname(where));
 			return -1;
 		}
 		n += (size_t)r;
@@ -118,13 +118,13 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 	for (i = 0; i < 6; i++)
 		l[i] = line(buf, n, &pos, &len[i]);
 	if (!l[0] || len[0] != sizeof magic - 1 || memcmp(l[0], magic, len[0])) {
-		weprintf("%s/params: not a neardup state", where);
+		weprintf("%s/params: not a neardup state", escname(where));
 		return -1;
 	}
 	v = l[1] ? parsenumn(l[1], len[1], 1, INT_MAX, &err) : 0;
 	if (l[1] && !err && v > STATE_VERSION) {
 		weprintf("%s: state version %lld, this neardup reads versions 1 to %d",
-		    where, v, STATE_VERSION);
+		    escname(where), v, STATE_VERSION);
 		return -1;
 	}
 	p->words = keyed(l[2], len[2], "words", 16);
@@ -145,7 +145,7 @@ readparams(int fd, const char *where, int expected, struct stparams *p)
 	if (!l[1] || err || (expected == 1 ? v != 1 : v != 2 && v != 3) || !p->words ||
 	    !p->size || !p->extract[0] || (v == 3) != (p->index != 0) || (v != 3 && l[5]) ||
 	    pos != n) {
-		weprintf("%s/params: bad parameters", where);
+		weprintf("%s/params: bad parameters", escname(where));
 		return -1;
 	}
 	return 0;
@@ -183,14 +183,14 @@ st_snapshot(int statefd, const char *state, struct stsnap *snap)
 		snprintf(where, sizeof where, "%s/current", state);
 		if ((dirfd = openat(statefd, "current", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			if (errno != ENOENT) {
-				weprintf("%s/current:", state);
+				weprintf("%s/current:", escname(state));
 				return -1;
 			}
 			/* version 1: the files in the state itself */
 			version = 1;
 			snprintf(where, sizeof where, "%s", state);
 			if ((dirfd = openat(statefd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-				weprintf("%s:", state);
+				weprintf("%s:", escname(state));
 				return -1;
 			}
 		}
@@ -200,11 +200,11 @@ st_snapshot(int statefd, const char *state, struct stsnap *snap)
 			return r;
 		/* a version 1 state without its files is none, unless it became version 2 */
 		if (version == 1 && faccessat(statefd, "current", F_OK, AT_EACCESS) < 0) {
-			weprintf("%s: not a neardup state (no params or sketches)", state);
+			weprintf("%s: not a neardup state (no params or sketches)", escname(state));
 			return -1;
 		}
 	}
-	weprintf("%s: replaced too often while being read", state);
+	weprintf("%s: replaced too often while being read", escname(state));
 	return -1;
 }
 
@@ -218,13 +218,13 @@ st_current(int statefd, const char *state, char *cur, size_t n)
 		cur[0] = '\0';
 		if (errno == ENOENT)
 			return 0;
-		weprintf("%s/current:", state);
+		weprintf("%s/current:", escname(state));
 		return -1;
 	}
 	cur[r] = '\0';
 	if ((size_t)r < 3 || strncmp(cur, "v.", 2) ||
 	    (parsenum(cur + 2, 1, LLONG_MAX - 1, &err), err) || cur[2] == '0') {
-		weprintf("%s/current: not a version of the state", state);
+		weprintf("%s/current: not a version of the state", escname(state));
 		return -1;
 	}
 	return 0;
@@ -247,7 +247,7 @@ opendirat(int dirfd, const char *where)
 
 	if ((fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
 	    !(d = fdopendir(fd))) {
-		weprintf("%s:", where);
+		weprintf("%s:", escname(where));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
@@ -278,14 +278,14 @@ st_replaceable(int statefd, const char *state)
 		if (n == (ssize_t)sizeof head && !memcmp(head, magic, sizeof magic - 1) &&
 		    head[sizeof magic - 1] == '\n')
 			return 0;
-		weprintf("%s: not a neardup state: not replaced", state);
+		weprintf("%s: not a neardup state: not replaced", escname(state));
 		return -1;
 	}
 	if (!(d = opendirat(statefd, state)))
 		return -1;
 	while ((e = readdir(d)))
 		if (!ourname(e->d_name)) {
-			weprintf("%s: a directory that is not a neardup state: not replaced", state);
+			weprintf("%s: a directory that is not a neardup state: not replaced", escname(state));
 			ret = -1;
 			break;
 		}
@@ -301,11 +301,11 @@ st_lock(int statefd, const char *state, int wait)
 	int fd;
 
 	if ((fd = openat(statefd, "lock", O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666)) < 0) {
-		weprintf("%s/lock:", state);
+		weprintf("%s/lock:", escname(state));
 		return -1;
 	}
 	if (fstat(fd, &a) < 0 || !S_ISREG(a.st_mode)) {
-		weprintf("%s/lock: not a regular file", state);
+		weprintf("%s/lock: not a regular file", escname(state));
 		close(fd);
 		return -1;
 	}
@@ -318,12 +318,12 @@ st_lock(int statefd, const char *state, int wait)
 		if (errno == EAGAIN || errno == EACCES) {
 			holder = fl;
 			if (fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK)
-				weprintf("%s: in use by another run (process %ld)", state,
+				weprintf("%s: in use by another run (process %ld)", escname(state),
 				    (long)holder.l_pid);
 			else
-				weprintf("%s: in use by another run", state);
+				weprintf("%s: in use by another run", escname(state));
 		} else {
-			weprintf("%s/lock:", state);
+			weprintf("%s/lock:", escname(state));
 		}
 		close(fd);
 		return -1;
@@ -386,7 +386,7 @@ int
 st_remove(int dirfd, const char *where, const char *name)
 {
 	if (removetree(dirfd, name, 0) < 0) {
-		weprintf("%s/%s:", where, name);
+		weprintf("%s/%s:", escname(where), escname(name));
 		return -1;
 	}
 	return 0;
@@ -419,13 +419,13 @@ syncpath(int dirfd, const char *path, const char *state)
 	int fd, r;
 
 	if ((fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
-		weprintf("%s/%s:", state, path);
+		weprintf("%s/%s:", escname(state), escname(path));
 		return -1;
 	}
 	r = fsync(fd);
 	/* (a directory may refuse fsync: nothing to do then) */
 	if (r < 0 && errno != EINVAL)
-		weprintf("%s/%s:", state, path);
+		weprintf("%s/%s:", escname(state), escname(path));
 	close(fd);
 	return r < 0 && errno != EINVAL ? -1 : 0;
 }
@@ -442,14 +442,14 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 	snprintf(path, sizeof path, "%s/new", work);
 	snprintf(where, sizeof where, "%s/%s", state, path);
 	if ((dirfd = openat(statefd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		weprintf("%s:", where);
+		weprintf("%s:", escname(where));
 		return -1;
 	}
 	r = openversion(dirfd, where, STATE_VERSION, &snap);
 	if (r == 0)
 		close(snap.sketches);
 	else if (r > 0)
-		weprintf("%s: not a whole version", where);
+		weprintf("%s: not a whole version", escname(where));
 	if (r != 0 || syncpath(dirfd, "params", where) < 0 ||
 	    syncpath(dirfd, snap.p.index ? "index" : "sketches", where) < 0 ||
 	    syncpath(dirfd, ".", where) < 0) {
@@ -461,7 +461,7 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 	if (st_current(statefd, state, cur, sizeof cur) < 0)
 		return -1;
 	if (strcmp(cur, base)) {
-		weprintf("%s: changed by another run: not replaced", state);
+		weprintf("%s: changed by another run: not replaced", escname(state));
 		return -1;
 	}
 	if (base[0])
@@ -470,19 +470,19 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 	if (st_remove(statefd, state, ver) < 0)
 		return -1;
 	if (renameat(statefd, path, statefd, ver) < 0) {
-		weprintf("%s/%s:", state, ver);
+		weprintf("%s/%s:", escname(state), escname(ver));
 		return -1;
 	}
 	/* current is replaced whole: a new link renamed over it */
 	snprintf(path, sizeof path, "%s/current", work);
 	if (symlinkat(ver, statefd, path) < 0) {
-		weprintf("%s/%s:", state, path);
+		weprintf("%s/%s:", escname(state), escname(path));
 		return -1;
 	}
 	if (syncpath(statefd, ".", state) < 0)
 		return -1;
 	if (renameat(statefd, path, statefd, "current") < 0) {
-		weprintf("%s/current:", state);
+		weprintf("%s/current:", escname(state));
 		return -1;
 	}
 	if (syncpath(statefd, ".", state) < 0)
@@ -496,7 +496,7 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 	if (unlinkat(statefd, "sketches", 0) < 0 && errno != ENOENT)
 		r = -1;
 	if (r < 0)
-		weprintf("%s: the files of version 1:", state);
+		weprintf("%s: the files of version 1:", escname(state));
 	return r;
 }
 
@@ -510,7 +510,7 @@ st_unmake(int statefd, const char *state, int lockfd)
 		return 0;
 	/* still holding the lock: a run waiting for it sees its file gone */
 	if (unlinkat(statefd, "lock", 0) < 0 || rmdir(state) < 0) {
-		weprintf("%s:", state);
+		weprintf("%s:", escname(state));
 		return -1;
 	}
 	close(lockfd);
@@ -545,7 +545,7 @@ st_cleantmp(const char *dir, const char *prefix)
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		if (removetree(dirfd(d), e->d_name, 0) < 0) {
-			weprintf("%s/%s:", dir, e->d_name);
+			weprintf("%s/%s:", escname(dir), escname(e->d_name));
 			ret = -1;
 		}
 	}

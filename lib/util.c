@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "util.h"
 
 const char *argv0 = "simtool";
@@ -35,25 +36,7 @@ vwarn(const char *fmt, va_list ap)
 	if (len >= 0 && (msg = malloc((size_t)len + 1)))
 		vsnprintf(msg, (size_t)len + 1, fmt, ap);
 	if (msg) {
-		/* a path with a line break in it still makes one line: \n, \r */
-		char *esc = strpbrk(msg, "\n\r") ? malloc(2 * (size_t)len + 1) : NULL, *q = esc;
-		const char *p;
-
-		if (esc) {
-			for (p = msg; *p; p++) {
-				if (*p == '\n' || *p == '\r') {
-					*q++ = '\\';
-					*q++ = *p == '\n' ? 'n' : 'r';
-				} else {
-					*q++ = *p;
-				}
-			}
-			*q = '\0';
-			fprintf(stderr, "%s: %s%s%s\n", argv0, esc, err ? " " : "", err ? err : "");
-			free(esc);
-		} else {
-			fprintf(stderr, "%s: %s%s%s\n", argv0, msg, err ? " " : "", err ? err : "");
-		}
+		fprintf(stderr, "%s: %s%s%s\n", argv0, msg, err ? " " : "", err ? err : "");
 		free(msg);
 		return;
 	}
@@ -62,6 +45,21 @@ vwarn(const char *fmt, va_list ap)
 	if (err)
 		fprintf(stderr, " %s", err);
 	fputc('\n', stderr);
+}
+
+const char *
+escname(const char *s)
+{
+	static struct obuf ring[4];
+	static unsigned next;
+	struct obuf *b = &ring[next++ % 4];
+	size_t n = strlen(s);
+
+	b->n = 0;
+	/* obuf_room leaves a byte more than asked: the NUL fits */
+	b->n = esc_encode(obuf_room(b, 2 * n), s, n);
+	b->p[b->n] = '\0';
+	return b->p;
 }
 
 void
@@ -207,7 +205,7 @@ estrtonum(const char *s, long long min, long long max, const char *what)
 
 	if (errstr)
 		enprintf(EXIT_USAGE, "%s '%s' is %s (allowed: %lld to %lld)",
-		    what, s, errstr, min, max);
+		    what, escname(s), errstr, min, max);
 	return v;
 }
 
@@ -243,7 +241,7 @@ estrtofrac(const char *s, const char *what)
 
 	if (errstr)
 		enprintf(EXIT_USAGE, "%s '%s' is %s (allowed: a decimal fraction from 0 "
-		    "to 1, at most 15 decimals)", what, s, errstr);
+		    "to 1, at most 15 decimals)", what, escname(s), errstr);
 	return v;
 }
 
@@ -269,11 +267,11 @@ fshut(FILE *fp, const char *name)
 
 	/* fflush first so that a write error is seen even if fclose hides it */
 	if (fflush(fp) == EOF || ferror(fp)) {
-		weprintf("%s: write error:", name);
+		weprintf("%s: write error:", escname(name));
 		ret = 1;
 	}
 	if (fclose(fp) == EOF && !ret) {
-		weprintf("%s: close error:", name);
+		weprintf("%s: close error:", escname(name));
 		ret = 1;
 	}
 	return ret;
@@ -371,7 +369,7 @@ afile_open(struct afile *a, const char *path)
 	if ((a->fp = fdopen(fd, "w")))
 		return a->fp;
 fail:
-	weprintf("%s:", path);
+	weprintf("%s:", escname(path));
 	if (fd >= 0)
 		close(fd);
 	if (a->tmp)
@@ -396,7 +394,7 @@ afile_close(struct afile *a, int abort)
 	} else if (fshut(a->fp, a->path))
 		ret = 1;
 	else if (a->tmp && (chmod(a->tmp, 0666 & ~m) < 0 || rename(a->tmp, a->target) < 0)) {
-		weprintf("%s:", a->path);
+		weprintf("%s:", escname(a->path));
 		ret = 1;
 	}
 	if (ret && a->tmp)
@@ -443,18 +441,33 @@ help(const char *synopsis)
 size_t
 utoa(char *s, unsigned long long v)
 {
-	char tmp[20], *p = tmp + sizeof tmp;
-	size_t n;
+	/* two digits at a time, written from the end: ids and counts alike */
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
+	unsigned long long t;
+	size_t n, r;
+	char *p;
 
 	if (v < 10) {	/* most counts */
 		*s = (char)('0' + v);
 		return 1;
 	}
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(s, p, n);
+	/* the digits by comparison: a multiplication each, not a division */
+	for (n = 2, t = 100; n < 20 && v >= t; n++)
+		t *= 10;
+	for (p = s + n; v >= 100; v /= 100) {
+		r = (size_t)(v % 100);
+		*--p = pairs[2 * r + 1];
+		*--p = pairs[2 * r];
+	}
+	if (v >= 10) {
+		*--p = pairs[2 * v + 1];
+		*--p = pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return n;
 }
 

@@ -16,6 +16,16 @@ void weprintf(const char *fmt, ...);
 _Noreturn void eprintf(const char *fmt, ...);		/* weprintf, then exit 1 */
 _Noreturn void enprintf(int status, const char *fmt, ...);	/* weprintf, then exit status */
 
+/*
+ * A name for a message (a path, an operand, a state, an option's value):
+ * written with the field escape of simrec(5) (esc_encode), as in a
+ * record, so that a message stays one line and two names never read
+ * alike. Every message passes every name it quotes through escname.
+ * The result is valid until the fourth call after (a message may name a
+ * few); not for threads.
+ */
+const char *escname(const char *s);
+
 void *emalloc(size_t size);
 void *ecalloc(size_t n, size_t size);
 void *erealloc(void *p, size_t size);

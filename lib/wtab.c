@@ -410,12 +410,11 @@ wtab_load_words(struct wtab *t, const char *path)
 }
 
 int
-wtab_load_lines(struct wtab *t, const char *path, int unique)
+wtab_lines(const char *path, int (*fn)(void *ctx, const char *w, size_t n), void *ctx)
 {
 	struct rdr r;
 	char *line, *tab;
 	ptrdiff_t n;
-	size_t before;
 	int ret = 0;
 
 	if (rdr_open(&r, path) < 0)
@@ -424,18 +423,39 @@ wtab_load_lines(struct wtab *t, const char *path, int unique)
 		if ((tab = memchr(line, '\t', (size_t)n)))
 			n = tab - line;
 		if (n == 0) {
-			weprintf("%s:%ju: empty word", r.name, r.lineno);
+			weprintf("%s:%ju: empty word", escname(r.name), r.lineno);
 			ret = -1;
 			break;
 		}
 		lowercase(line, (size_t)n);
-		before = t->n;
-		wtab_intern(t, line, (size_t)n);
-		if (unique && t->n == before) {
-			weprintf("%s:%ju: duplicate word '%.*s'", r.name, r.lineno, (int)n, line);
+		if (fn(ctx, line, (size_t)n) < 0) {
+			weprintf("%s:%ju: duplicate word '%.*s'", escname(r.name), r.lineno, (int)n, line);
 			ret = -1;
 			break;
 		}
 	}
 	return rdr_close(&r) || ret ? -1 : 0;
+}
+
+struct loadlines {
+	struct wtab *t;
+	int unique;
+};
+
+static int
+addline(void *ctx, const char *w, size_t n)
+{
+	struct loadlines *l = ctx;
+	size_t before = l->t->n;
+
+	wtab_intern(l->t, w, n);
+	return l->unique && l->t->n == before ? -1 : 0;
+}
+
+int
+wtab_load_lines(struct wtab *t, const char *path, int unique)
+{
+	struct loadlines l = { t, unique };
+
+	return wtab_lines(path, addline, &l);
 }

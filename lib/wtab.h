@@ -118,4 +118,12 @@ wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 int wtab_load_words(struct wtab *t, const char *path);
 int wtab_load_lines(struct wtab *t, const char *path, int unique);
 
+/*
+ * The words of wtab_load_lines without a table: fn gets the word of each
+ * line of path in turn (lowercased, n bytes); an empty word is an error,
+ * and so is fn returning -1, reported as a word listed twice. Returns -1
+ * after a diagnostic.
+ */
+int wtab_lines(const char *path, int (*fn)(void *ctx, const char *w, size_t n), void *ctx);
+
 #endif

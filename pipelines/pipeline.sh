@@ -3,12 +3,19 @@
 # comes from the script, and _num and tmp go back to it.)
 # shellcheck disable=SC2154,SC2034
 
-# warn MESSAGE: "prog: MESSAGE" on stderr, one line whatever the names in
-# it hold: a line break is written \n, a CR \r, as the tools' weprintf
-# writes them (lib/util.c), so that a name reads the same in every message.
+# escname NAME: NAME as every message writes it: with the field escape
+# of simrec(5) (a backslash \\, a TAB \t, a line break \n, a CR \r), as
+# the tools' escname writes it (lib/util.c), so that a message stays one
+# line and a name reads the same in every message.
+escname() {
+	printf '%s\n' "$1" | awk '{ gsub(/\\/, "&&"); gsub(/\t/, "\\t"); gsub(/\r/, "\\r")
+		printf "%s%s", (NR > 1 ? "\\n" : ""), $0 }'
+}
+
+# warn MESSAGE: "prog: MESSAGE" on stderr; each name in MESSAGE given
+# through escname.
 warn() {
-	printf '%s: %s\n' "$prog" "$*" | awk '{ gsub(/\r/, "\\r")
-		printf "%s%s", (NR > 1 ? "\\n" : ""), $0 } END { print "" }' >&2
+	printf '%s: %s\n' "$prog" "$*" >&2
 }
 
 die() {
@@ -23,14 +30,14 @@ die() {
 number() {
 	case $2 in
 	''|*[!0-9]*)
-		warn "$1 '$2' is invalid (allowed: $3 to $4${5:+, $5})"
+		warn "$1 '$(escname "$2")' is invalid (allowed: $3 to $4${5:+, $5})"
 		exit 2 ;;
 	esac
 	_num=${2#"${2%%[!0]*}"}
 	_num=${_num:-0}
 	if [ ${#_num} -gt ${#4} ] || { [ ${#_num} -eq ${#4} ] && [ "$_num" -gt "$4" ]; } ||
 	    [ "$_num" -lt "$3" ]; then
-		warn "$1 '$2' is out of range (allowed: $3 to $4${5:+, $5})"
+		warn "$1 '$(escname "$2")' is out of range (allowed: $3 to $4${5:+, $5})"
 		exit 2
 	fi
 }
@@ -54,7 +61,7 @@ fraction() {
 		[ ${#_dec} -le 15 ] || _bad=1 ;;
 	esac
 	if [ -n "$_bad" ]; then
-		warn "$1 '$2' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)"
+		warn "$1 '$(escname "$2")' is invalid (allowed: a decimal fraction from 0 to 1, at most 15 decimals)"
 		exit 2
 	fi
 }
@@ -66,11 +73,11 @@ fraction() {
 maketemp() {
 	_dir=${TMPDIR:-/tmp}
 	case $_dir in -*) _dir=./$_dir ;; esac
-	[ -d "$_dir" ] && [ -w "$_dir" ] || die "$_dir: cannot make temporary files"
+	[ -d "$_dir" ] && [ -w "$_dir" ] || die "$(escname "$_dir"): cannot make temporary files"
 	_i=0
 	until (umask 077 && mkdir -- "$_dir/$prog.$$.$_i") 2>/dev/null; do
 		_i=$((_i + 1))
-		[ "$_i" -lt 100 ] || die "$_dir: cannot make temporary files"
+		[ "$_i" -lt 100 ] || die "$(escname "$_dir"): cannot make temporary files"
 	done
 	tmp=$_dir/$prog.$$.$_i
 }

@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]\n'
+u='usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-p part/parts] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -613,6 +613,42 @@ b'
 	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in
 	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 4096)\n" docsplit -f -p 0/0 in
 	check 2 '' "docsplit: parts '4097' is too large (allowed: 1 to 4096)\n" docsplit -f -p 0/4097 in
+}
+
+@test "docsplit -r: records dealt out in turn, read once, interleave back into one run" {
+	# pages, JSON Lines with a bad line, gzip, on standard input too
+	printf 'A\na\fB\nb\f\fC\nc c\fD\n\fE\ne\n' >p.txt
+	printf '{"id":"1","text":"one"}\n{bad\n\n{"id":2,"text":"t\\nwo"}\n{"id":"3","text":""}\n' >j.jsonl
+	gzip -c p.txt >p.gz
+	for args in 'p.txt' 'p.gz p.txt' '-j j.jsonl' '-j - <j.jsonl' '<p.gz'; do
+		st=0
+		eval "docsplit $args" >whole 2>whole.err || st=$?
+		for parts in 1 2 3 7; do
+			cmpout "$st" /dev/null whole.err eval "docsplit -r $parts -o part. $args"
+			i=0
+			set --
+			while [ "$i" -lt "$parts" ]; do
+				set -- "$@" "part.$i"
+				i=$((i + 1))
+			done
+			paste -d '\n' "$@" | grep -v '^$' >dealt || :
+			cmpout 0 whole /dev/null cat dealt
+		done
+	done
+	check 0 '' '' docsplit -r 3 -o part. p.txt
+	check 0 'A\ta\nD\t\n' '' cat part.0
+	check 0 'B\tb\nE\te\\n\n' '' cat part.1
+	check 0 'C\tc c\n' '' cat part.2
+}
+
+@test "docsplit -r: usage, and a part that cannot be opened" {
+	check 2 '' "$u" docsplit -r 2 in
+	check 2 '' "$u" docsplit -o part. in
+	check 2 '' "$u" docsplit -n -r 2 -o part. d
+	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 64)\n" docsplit -r 0 -o part. in
+	check 2 '' "docsplit: parts '65' is too large (allowed: 1 to 64)\n" docsplit -r 65 -o part. in
+	printf 'A\na\n' >in
+	check 1 '' 'docsplit: no/part.0: No such file or directory\n' docsplit -r 2 -o no/part. in
 }
 
 # ---- Listing (-n): one walk, dealt out to parts ----

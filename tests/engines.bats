@@ -133,6 +133,10 @@ setup_file() {
 	: >pids
 	gendocs -n 150 -s 3 c >/dev/null
 	(cd c && neardup docs >../ref.pairs && neardup -c docs >../ref.c && neardup -u docs >../ref.u)
+	# the state of one machine: made (-o), queried (-q), added to (-a)
+	(cd c && neardup -o ../st docs >/dev/null && ndstate -d ../st >../ref.st &&
+	    neardup -q ../st new >../ref.q && neardup -a ../st new >../ref.a &&
+	    ndstate -d ../st >../ref.sa)
 	startssh >ssh.out 2>&1 && touch ssh.ok
 	startslurm >slurm.out 2>&1 && touch slurm.ok
 	export SLURM_CONF=$BATS_FILE_TMPDIR/slurm/slurm.conf
@@ -171,11 +175,26 @@ faults() {
 	chmod +x "$d/skjoin" "$d/mv"
 }
 
+# states ARG...: neardup ARG... -o, -q and -a give the output and the
+# state of one machine.
+states() {
+	rm -rf st
+	cmpout 0 ../ref.pairs /dev/null neardup "$@" -o st docs
+	ndstate -d st >got.st
+	cmp got.st ../ref.st
+	cmpout 0 ../ref.q /dev/null neardup "$@" -q st new
+	cmpout 0 ../ref.a /dev/null neardup "$@" -a st new
+	ndstate -d st >got.st
+	cmp got.st ../ref.sa
+}
+
 @test "neardup -E, -P, -W: usage errors" {
 	check 2 '' "neardup: engine 'bogus' is invalid (local, parallel:FILE or slurm)\n" \
 		neardup -E bogus docs
 	check 2 '' "neardup: shards '0' is out of range (allowed: 1 to 4096)\n" neardup -P 0 docs
-	check 1 '' "neardup: a state (-o) is not kept with -E, -P or -W\n" neardup -P 2 -o st docs
+	check 2 '' "neardup: -z cannot go with -E, -P or -W\nusage: $(neardup -h | cut -d' ' -f2-)\n" \
+		neardup -z -P 2 -o st docs
+	[ ! -e st ]
 	check 1 '' "neardup: nofile: cannot read\n" neardup -E parallel:nofile docs
 }
 
@@ -189,6 +208,61 @@ faults() {
 	mkdir w
 	cmpout 0 ../ref.pairs /dev/null neardup -P 4 -W w docs
 	[ -z "$(ls w)" ]
+}
+
+@test "neardup -E local -P 1, 3: -o, -q and -a: the output and state of one run" {
+	for p in 1 3; do
+		states -P "$p"
+	done
+	neardup -u -q st new >want.u
+	[ -s want.u ]
+	cmpout 0 want.u /dev/null neardup -P 2 -u -q st new
+	# -v says each stage too
+	neardup -q st new >want.q
+	neardup -v -P 2 -q st new >got.q 2>got.err
+	cmp want.q got.q
+	grep -q '^neardup: stage sketch: 2 tasks in' got.err
+}
+
+@test "neardup -E local: a file not read is said, the others joined, status 1" {
+	printf 'docsplit: nofile: No such file or directory\n' >want.err
+	cmpout 1 ../ref.pairs want.err neardup -P 2 nofile docs
+	rm -rf st
+	cmpout 1 ../ref.pairs want.err neardup -P 2 -o st nofile docs
+	ndstate -d st >got.st
+	cmp got.st ../ref.st
+}
+
+@test "neardup -E local -a: one writer; killed while its tasks run: the state as it was" {
+	local real pid i
+
+	# (the sketch tasks wait for once/go, at most 5 s)
+	real=$(command -v skjoin)
+	printf '#!/bin/sh\n: >"%s/once/started"\n%s\nexec "%s" "$@"\n' "$PWD" \
+		"for i in 1 2 3 4 5 6 7 8 9 10; do [ -e '$PWD/once/go' ] && break; sleep 0.5; done" \
+		"$real" >faults/skjoin
+	chmod +x faults/skjoin
+	rm -rf st w
+	cp -R ../st st
+	mkdir w
+	ndstate -d st >before
+	env PATH="$PWD/faults:$PATH" neardup -P 2 -W w -a st new >/dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -e once/started ] && break
+		sleep 0.1
+	done
+	[ -e once/started ]
+	check 1 '' "ndstate: st: in use by another run (process $pid)\n" neardup -P 2 -o st docs
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	: >once/go
+	[ "$st" -eq 143 ]
+	ndstate -d st >after
+	cmp before after
+	[ -z "$(ls w)" ]
+	[ "$(ls st)" = "$(ls ../st)" ]
 }
 
 @test "neardup -E local: a task that fails and a task killed run again: the same pairs" {
@@ -213,6 +287,11 @@ faults() {
 	[ "$(grep -c Accepted ../ssh/log.127.0.0.2)" -gt 20 ]
 }
 
+@test "neardup -E parallel:FILE -P 2: -o, -q and -a: the output and state of one run" {
+	[ -e ../ssh.ok ] || skip "sshd, ssh or GNU parallel not available: $(tail -1 ../ssh.out)"
+	states -E parallel:../logins -P 2
+}
+
 @test "neardup -E parallel:FILE: a task that fails and a task killed run again: the same pairs" {
 	[ -e ../ssh.ok ] || skip "sshd, ssh or GNU parallel not available: $(tail -1 ../ssh.out)"
 	faults
@@ -230,13 +309,34 @@ faults() {
 	[ -z "$(squeue -h)" ]
 }
 
+@test "neardup -E slurm -P 2: -o, -q and -a: the output and state of one run" {
+	[ -e ../slurm.ok ] || skip "Slurm or munge not available: $(tail -1 ../slurm.out)"
+	states -E slurm -P 2
+	[ -z "$(squeue -h)" ]
+}
+
+@test "neardup -E slurm: a task that fails and a task killed run again: the same pairs" {
+	[ -e ../slurm.ok ] || skip "Slurm or munge not available: $(tail -1 ../slurm.out)"
+	faults
+	echo "neardup: stage keys failed (status 3)" >want.err
+	cmpout 0 ../ref.pairs want.err env PATH="$PWD/faults:$PATH" neardup -E slurm -P 8 docs
+	[ -d once/keys ]
+	[ -d once/map ]
+	[ -z "$(squeue -h)" ]
+}
+
 @test "neardup -E slurm: a task that fails for good: status 1, said, no job left waiting" {
 	[ -e ../slurm.ok ] || skip "Slurm or munge not available: $(tail -1 ../slurm.out)"
 	real=$(command -v skjoin)
 	printf '#!/bin/sh\ncase " $* " in *" -K "*) exit 3 ;; esac\nexec "%s" "$@"\n' "$real" \
 		>faults/skjoin
 	chmod +x faults/skjoin
-	printf 'neardup: stage keys failed (status 3)\nneardup: the Slurm jobs failed\n' >want.err
+	{
+		for try in 1 2 3; do
+			echo "neardup: stage keys failed (status 3)"
+		done
+		echo "neardup: the Slurm jobs failed"
+	} >want.err
 	cmpout 1 /dev/null want.err env PATH="$PWD/faults:$PATH" neardup -E slurm -P 1 docs
 	[ -z "$(squeue -h)" ]
 }

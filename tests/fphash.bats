@@ -12,7 +12,7 @@
 
 load helper
 
-u='usage: fphash [-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]\n'
+u='usage: fphash [-H] [-b low,high] [-D dffile] [-f features] [-i words] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]\n'
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
@@ -27,7 +27,7 @@ setup() {
 }
 
 @test "fphash: bad option" {
-	badopt "usage: fphash [-H] [-b low,high] [-D dffile] [-f features] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]" \
+	badopt "usage: fphash [-H] [-b low,high] [-D dffile] [-f features] [-i words] -m bits [-n rows] [-s seed] [-t table] [-w weight] [file ...]" \
 		fphash -x -f feat -m 4 -t tab
 }
 
@@ -148,6 +148,55 @@ fphash: in:3: bad count item 'bad'
 @test "fphash: an item with no word is bad" {
 	printf 'a\t:3 apple:1\nb\tapple:1\n' >in
 	check 1 'b\t1100\n' "fphash: in:1: bad count item ':3'\n" fphash -f feat -m 4 -t tab in
+}
+
+@test "fphash -i: items are numbers of the lines of a word list" {
+	# cherry 0, zzz 1, apple 2 and 3, banana 4
+	printf 'cherry\t9\nzzz\t1\nApple\t3\r\napple\nbanana\t1\n' >words
+	printf 'p1\t2:1 4:1 3:1\np2\t4:1 0:1\np3\t1:4\np4\t\np5\t0:3  2:1 \n' >in
+	check 0 "$want" '' fphash -f feat -i words -m 4 -t tab in
+	# the features file itself, as wordfreq -i -v numbers it
+	printf 'p1\t0:2 1:1\np5\t2:3 0:1\n' >in
+	check 0 'p1\t1100\np5\t0110\n' '' fphash -f feat -i feat -m 4 -t tab in
+}
+
+@test "fphash -i: bad items, numbers past the list, are skipped" {
+	printf 'apple\nbanana\n' >words
+	printf 'a\t0:x\nb\t0\nc\t1:1\nd\t0:99999999999999999999\ne\t2:1\nf\t0:2  1:1 \ng\tapple:1\nh\t99999999999999999999:1\ni\t:3 0:1\nj\t0:\nk\t+0:1\nl\t1:1 0:1x\n' >in
+	check 1 'c\t1010\nf\t1100\n' "fphash: in:1: bad count item '0:x'
+fphash: in:2: bad count item '0'
+fphash: in:4: bad count item '0:99999999999999999999'
+fphash: in:5: word number 2 is not in the word list
+fphash: in:7: bad count item 'apple:1'
+fphash: in:8: bad count item '99999999999999999999:1'
+fphash: in:9: bad count item ':3'
+fphash: in:10: bad count item '0:'
+fphash: in:11: bad count item '+0:1'
+fphash: in:12: bad count item '0:1x'
+" fphash -f feat -i words -m 4 -t tab in
+}
+
+@test "fphash -i: needs -f; a missing list, an empty word" {
+	check 2 '' "$u" fphash -H -i feat -m 4 pages
+	check 1 '' 'fphash: nowords: No such file or directory\n' fphash -f feat -i nowords -m 4 -t tab pages
+	printf 'apple\n\tx\n' >words
+	check 1 '' 'fphash: words:2: empty word\n' fphash -f feat -i words -m 4 -t tab pages
+	# an empty list: every number is past it
+	: >words
+	printf 'p\t0:1\nq\t\n' >in
+	check 1 'q\t0000\n' 'fphash: in:1: word number 0 is not in the word list\n' \
+		fphash -f feat -i words -m 4 -t tab in
+}
+
+@test "fphash -i: wordfreq -i gives the fingerprints of the words" {
+	printf 'p1\tApple apple banana the\np2\tbanana cherry\np3\tzzz\np4\t\np5\tcherry durian cherry apple cherry\n' >text
+	printf 'the\n' >stop
+	wordfreq -p -s stop text >pages.w
+	wordfreq -ip -s stop -T tot text >pages.n
+	check 0 "$want" '' fphash -f feat -m 4 -t tab pages.w
+	check 0 "$want" '' fphash -f feat -i tot -m 4 -t tab pages.n
+	wordfreq -ip -s stop -v feat text >pages.v
+	check 0 "$want" '' fphash -f feat -i feat -m 4 -t tab pages.v
 }
 
 # ---- Hardening: bad input, output faults, resource bounds ----

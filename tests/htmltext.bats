@@ -295,3 +295,45 @@ introtext='This guide says how the program writes its reports, why it writes the
 	rec "<html><body><ul class=\"docnav\"><li><a href=\"p.html\">Prev</a></li><li><a href=\"n.html\">Next</a></li></ul><div class=\"section\"><h2>6.2. apt-get</h2>$p$p<div class=\"sidebar\"><div class=\"titlepage\"><p class=\"title\"><strong>TIP Installing a selection</strong></p></div><div class=\"para\">To install the same selection of packages on many machines, save it with dpkg.</div></div>$p$p</div>" >in
 	check 0 'p1\t6.2. apt-get\\n\\n'"$pt$pt"'TIP Installing a selection\\n\\nTo install the same selection of packages on many machines, save it with dpkg.\\n\\n'"$pt${pt%??????}"'\n' '' htmltext in
 }
+
+@test "htmltext: a list of short items in the content is no boilerplate for being a list" {
+	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
+	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.'
+	rec "<div class=\"topNav\"><a href=\"/\">Overview</a> <a href=\"/p\">Package</a></div><div class=\"contentContainer\"><h1>Class OrderWithValidator</h1><ul class=\"inheritance\"><li>java.lang.Object</li><li><ul class=\"inheritance\"><li><a href=\"v.html\">org.junit.validator.AnnotationValidator</a></li><li><ul class=\"inheritance\"><li>org.junit.runner.OrderWithValidator</li></ul></li></ul></li></ul><div class=\"description\">$l$l$l$l</div></div>" >in
+	check 0 'p1\tClass OrderWithValidator\\n\\njava.lang.Object\\n\\n'"$lt"'\\n\\n'"$lt"'\\n\\n'"$lt"'\\n\\n'"$lt"'\n' '' htmltext in
+}
+
+@test "htmltext: an index page keeps its table of contents, links that hold a third of its text" {
+	p='<p>This manual tells how to build the documentation of a project from plain text sources, with cross references, indexes and themes.</p>'
+	pt='This manual tells how to build the documentation of a project from plain text sources, with cross references, indexes and themes.\\n\\n'
+	toc='<ul><li><a href="a.html">Getting started with a first project</a></li><li><a href="b.html">Writing the sources in plain text</a></li><li><a href="c.html">Cross references between the pages</a></li><li><a href="d.html">Building the pages and the index</a></li><li><a href="e.html">Themes and templates</a></li></ul>'
+	toct='Getting started with a first project\\n\\nWriting the sources in plain text\\n\\nCross references between the pages\\n\\nBuilding the pages and the index\\n\\nThemes and templates'
+	rec "<div class=\"sphinxsidebar\" role=\"navigation\"><a href=\"/\">Home</a></div><div class=\"body\"><h1>Welcome</h1>$p$p$p$p<h2>User guides</h2><div class=\"toctree-wrapper\">$toc</div><h2>Reference</h2><div class=\"toctree-wrapper\">$toc</div></div>" >in
+	check 0 'p1\tWelcome\\n\\n'"$pt$pt$pt$pt"'User guides\\n\\n'"$toct"'\\n\\nReference\\n\\n'"$toct"'\n' '' htmltext in
+}
+
+@test "htmltext: the hint of an inline element (a highlighter's comment span, a permalink) drops nothing" {
+	p='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
+	pt='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Reading the configuration<a class=\"headerlink\" href=\"#r\">#</a></h1>$p$p$p$p<pre><span class=\"hljs-comment\">/* read the configuration once, at start */</span>\\nload(<span class=\"hljs-string\">\"app.conf\"</span>);</pre></div>" >in
+	check 0 'p1\tReading the configuration#\\n\\n'"$pt$pt$pt$pt"'/* read the configuration once, at start */\\nload(\"app.conf\");\n' '' htmltext in
+}
+
+@test "htmltext: a cell with under half of its table's text is a column: the table is the content" {
+	r='<tr><td class="entry"><a href="e.html#a">Exception</a>(String msg)</td><td class="entry"><a href="e.html">Json::Exception</a></td><td class="entry"></td></tr><tr><td class="entry"><a href="e.html#m">msg_</a></td><td class="entry"><a href="e.html">Json::Exception</a></td><td class="entry"><span class="mlabel">protected</span></td></tr><tr><td class="entry"><a href="e.html#b">what</a>() const noexcept override</td><td class="entry"><a href="e.html">Json::Exception</a></td><td class="entry"></td></tr><tr><td class="entry"><a href="r.html#c">RuntimeError</a>(String const &amp;msg)</td><td class="entry"><a href="r.html">Json::RuntimeError</a></td><td class="entry"></td></tr>'
+	rec "<div class=\"navpath\"><ul><li><a href=\"n.html\">Json</a></li><li><a href=\"r.html\">RuntimeError</a></li></ul></div><div class=\"header\"><div class=\"title\">Json::RuntimeError Member List</div></div><div class=\"contents\"><p>This is the complete list of members for <a href=\"r.html\">Json::RuntimeError</a>, including all inherited members.</p><table class=\"directory\">$r</table></div>" >in
+	check 0 'p1\tThis is the complete list of members for Json::RuntimeError, including all inherited members.\\n\\nException(String msg)\\tJson::Exception\\n\\nmsg_\\tJson::Exception\\tprotected\\n\\nwhat() const noexcept override\\tJson::Exception\\n\\nRuntimeError(String const &msg)\\tJson::RuntimeError\n' '' htmltext in
+}
+
+@test "htmltext: short blocks in a run of their class (the lines of a listing) stay; a short box goes" {
+	p='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
+	pt='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"contents\">$p$p$p$p<div class=\"fragment\"><div class=\"line\">int</div>\\n<div class=\"line\">main(void)</div>\\n<div class=\"line\">{</div>\\n<div class=\"line\">	return load(\"app.conf\", 0) == 0 ? 0 : 1;</div>\\n<div class=\"line\">}</div></div><div class=\"box\">Advertisement</div></div>" >in
+	check 0 'p1\t'"$pt$pt$pt$pt"'int\\n\\nmain(void)\\n\\n{\\n\\nreturn load(\"app.conf\", 0) == 0 ? 0 : 1;\\n\\n}\n' '' htmltext in
+}
+
+@test "htmltext: the id of a section, two tokens, is a heading's anchor, no hint" {
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"body\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"security-headers\"><h2>Security Headers</h2><p>Browsers read the headers of a response to decide what a page may load.</p></section><div id=\"site-header\"><p>Site name and slogan, shown on every page.</p></div></div>" >in
+	i="$introtext"'\\n\\n'
+	check 0 'p1\tGuide\\n\\n'"$i$i$i$i"'Security Headers\\n\\nBrowsers read the headers of a response to decide what a page may load.\n' '' htmltext in
+}

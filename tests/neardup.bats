@@ -315,6 +315,56 @@ load faults
 	check 0 "$pairs" '' sh -c 'neardup -p <pages.txt'
 }
 
+# parts N: neardup runs N parts, as on N processors (a getconf first on PATH).
+parts() {
+	mkdir -p fakes
+	printf '#!/bin/sh\necho %s\n' "$1" >fakes/getconf
+	chmod +x fakes/getconf
+}
+
+@test "neardup -p, -j, -l, -0: read once, dealt out to parts, the output of one part (issue 22.4)" {
+	local n d real
+	for d in a a2 b b2 c s s2; do
+		printf 'docs/%s.txt\n' "$d"
+		cat "docs/$d.txt"
+		printf '\f'
+	done >pages.txt
+	# a bad line and a duplicate ID, which the merge of the parts names
+	{
+		awk '{ printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", FILENAME, $0 }' docs/a.txt docs/c.txt
+		echo '{bad'
+		awk '{ printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", FILENAME, $0 }' docs/b.txt docs/a2.txt docs/c.txt docs/b2.txt
+	} >d.jsonl
+	find docs -type f | sort >list
+	tr '\n' '\0' <list >list0
+	real=$(command -v sketch)
+	mkdir fakes
+	printf '#!/bin/sh\necho >>"%s/calls"\nexec "%s" "$@"\n' "$PWD" "$real" >fakes/sketch
+	chmod +x fakes/sketch
+	for n in 1 2 3 4; do
+		parts "$n"
+		: >calls
+		check 0 "$pairs" '' env PATH="$PWD/fakes:$PATH" neardup -p pages.txt
+		check 0 "$unique" '' env PATH="$PWD/fakes:$PATH" neardup -u -p pages.txt
+		check 0 "$clusters" '' env PATH="$PWD/fakes:$PATH" sh -c 'neardup -c -p <pages.txt'
+		check 1 'docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n' \
+			'docsplit: d.jsonl:3: invalid JSON at byte 2: expected a member name\nneardup: docs/c.txt: a duplicate ID: the first is kept\n' \
+			env PATH="$PWD/fakes:$PATH" neardup -j d.jsonl
+		check 1 'docs/a.txt\ndocs/c.txt\ndocs/b.txt\n' \
+			'docsplit: <stdin>:3: invalid JSON at byte 2: expected a member name\nneardup: docs/c.txt: a duplicate ID: the first is kept\n' \
+			env PATH="$PWD/fakes:$PATH" sh -c 'neardup -u -j <d.jsonl'
+		check 0 "$pairs" '' env PATH="$PWD/fakes:$PATH" neardup -l <list
+		check 0 "$unique" '' env PATH="$PWD/fakes:$PATH" neardup -0 -u <list0
+		rm -rf st
+		check 0 "$pairs" '' env PATH="$PWD/fakes:$PATH" neardup -p -o st pages.txt
+		kept st >"kept.$n"
+		cmp kept.1 "kept.$n"
+		# a sketch a part, for every kind of input
+		[ "$(wc -l <calls)" -eq $((8 * n)) ]
+	done
+	check 0 'docs/a.txt\ndocs/a2.txt\ndocs/b.txt\ndocs/b2.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n' '' cut -f1 kept.1
+}
+
 # ---- The state's guarantees (issue 17) ----
 
 # loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
@@ -529,6 +579,20 @@ fake() {
 	[ "$stderr" = "ndstate: w/new: Permission denied" ]
 }
 
+@test "neardup -o, -a, -q: a state whose directory is missing fails before a document is read (issue 22.5)" {
+	local o
+	# documents that never end (a pipe that is never written nor closed):
+	# the run must not wait for them
+	mkfifo never
+	exec 7<>never
+	for o in -o -a -q; do
+		check 1 '' "ndstate: nodir/st: $([ "$o" = -o ] && echo 'No such file or directory' || echo 'no such state directory')\n" \
+			timeout 20 neardup -j "$o" nodir/st <&7
+	done
+	exec 7<&-
+	[ ! -e nodir ]
+}
+
 @test "neardup: a state that is a symbolic link is followed (issue 17.5)" {
 	mkdir real new
 	ln -s real st
@@ -713,6 +777,14 @@ interrupt() {
 	check 1 '' 'sketch: <stdout>: write error: File too large\n' \
 		bash -c 'set -o pipefail; (ulimit -f 0; exec neardup -j -a st d.jsonl) 2>&1 | cat >&2'
 	kept st | cmp - before
+	# said once, however many parts met it
+	for n in 2 4; do
+		parts "$n"
+		check 1 '' 'sketch: <stdout>: write error: File too large\n' \
+			env PATH="$PWD/fakes:$PATH" bash -c 'set -o pipefail; (ulimit -f 0; exec neardup -j d.jsonl) 2>&1 | cat >&2'
+		check 1 '' 'sketch: <stdout>: write error: File too large\n' \
+			env PATH="$PWD/fakes:$PATH" bash -c 'set -o pipefail; (ulimit -f 0; exec neardup -p <d.jsonl) 2>&1 | cat >&2'
+	done
 }
 
 @test "neardup: binary files are not compared unless -b (issue 18.4)" {

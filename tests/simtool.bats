@@ -384,7 +384,7 @@ simtool: stage fmtresult failed
 	*" -v "*) "$real" "$@" | head -c 9; kill -KILL $$ ;;
 	esac
 	exec "$real" "$@"'
-	check 1 '' "fphash: <stdin>:1: bad count item 'apple:'\nsimtool: stage wordfreq -p sample.txt killed by signal SIGKILL\n" \
+	check 1 '' "fphash: <stdin>:1: bad count item '2:'\nsimtool: stage wordfreq -p sample.txt killed by signal SIGKILL\n" \
 		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
 	check 0 'old\n' '' cat result.txt
 	clean

@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-dpu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 @test "wordfreq: totals in order of first appearance" {
@@ -366,6 +366,39 @@ load faults
 	printf 'c\n' >v
 	check 0 'p\t\nq\tc:1\n' '' wordfreq -p -v v -T tot in
 	check 0 'c\t1\n' '' cat tot
+}
+
+@test "wordfreq -i -p -T: words as numbers, the lines of the totals" {
+	printf 'p\tB a b\nq\tc b\n' >in
+	check 0 'p\t0:2 1:1\nq\t2:1 0:1\n' '' wordfreq -ip -T tot in
+	check 0 'b\t3\na\t1\nc\t1\n' '' cat tot
+	# a word first met in a bad page is numbered when first written, and
+	# the totals follow the numbers; a stopword has none
+	printf 'x\n' >stop
+	printf 'q\tz x\\y\np\tx a z\n' >in
+	check 1 'p\t0:1 1:1\n' 'wordfreq: in:1: bad escape in the page text\n' \
+		wordfreq -ip -s stop -T tot in
+	check 0 'a\t1\nz\t1\n' '' cat tot
+}
+
+@test "wordfreq -i -p -v: words as their lines in the vocabulary" {
+	# c is on line 0 (and 2), b on 1, d on 3; b is a stopword
+	printf 'c\t9\nB\t5\nc\t1\nd\t1\n' >voc
+	printf 'b\n' >stop
+	printf 'p\tB a b d c\nq\tzz\n' >in
+	check 0 'p\t3:1 0:1\nq\t\n' '' wordfreq -ip -s stop -v voc in
+	check 0 'p\t3:1 0:1\nq\t\n' '' wordfreq -ip -s stop -v voc -T tot in
+	check 0 'c\t1\nd\t1\n' '' cat tot
+}
+
+@test "wordfreq -i: only with -p, and -T or -v; not -v with -u" {
+	printf 'p\ta\n' >in
+	printf 'a\n' >voc
+	check 2 '' "$u" wordfreq -i in
+	check 2 '' "$u" wordfreq -i -v voc in
+	check 2 '' "$u" wordfreq -ip in
+	check 2 '' "$u" wordfreq -ipu -v voc in
+	check 0 'p\t0:1\n' '' wordfreq -ipu -T tot in
 }
 
 @test "wordfreq -p -T: a bad record counts in neither output" {

@@ -20,9 +20,9 @@ static void
 put(const char *keep, const char *path)
 {
 	if (link(keep, tmp) < 0)
-		eprintf("%s:", tmp);
+		eprintf("%s:", escname(tmp));
 	if (rename(tmp, path) < 0)
-		eprintf("%s:", path);
+		eprintf("%s:", escname(path));
 }
 
 static double
@@ -63,9 +63,9 @@ main(int argc, char *argv[])
 		eusage(synopsis);
 	seconds = estrtonum(argv[1], 1, 3600, "seconds");
 	if (mkfifo(fifo, 0600) < 0)
-		eprintf("%s:", fifo);
+		eprintf("%s:", escname(fifo));
 	if (!(fp = fopen(reg, "w")) || fputs("x", fp) == EOF || fclose(fp) == EOF)
-		eprintf("%s:", reg);
+		eprintf("%s:", escname(reg));
 	rounds = flip(argv + 2, argc - 2, (double)seconds);
 	unlink(fifo);
 	unlink(reg);

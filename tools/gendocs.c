@@ -168,7 +168,7 @@ static struct obuf labels, qlabels;
 static _Noreturn void
 die(const char *what)
 {
-	weprintf("%s:", what);
+	weprintf("%s:", escname(what));
 	if (tmppath)
 		unlink(tmppath);
 	exit(1);

@@ -49,11 +49,11 @@ gzcat(const char *path)
 	if (ret)
 		return ret;	/* reported */
 	if (inf_finish(&z)) {
-		weprintf("%s: gzip: %s", r.name, inf_strerror(&z, msg, sizeof msg));
+		weprintf("%s: gzip: %s", escname(r.name), inf_strerror(&z, msg, sizeof msg));
 		return 1;
 	}
 	if (z.garbage) {
-		weprintf("%s: gzip: trailing garbage ignored at byte %llu", r.name,
+		weprintf("%s: gzip: trailing garbage ignored at byte %llu", escname(r.name),
 		    (unsigned long long)(z.garbage - 1));
 		return 1;
 	}

@@ -53,7 +53,7 @@ main(int argc, char *argv[])
 	hix_plan(ix, 3, 0, HIX_INDEX, 1);
 	nt = ix->tdist + 1;
 	if (ix->ngrp < 8)
-		eprintf("%s: %u table groups, not the 8 a forgery needs", argv[2], ix->ngrp);
+		eprintf("%s: %u table groups, not the 8 a forgery needs", escname(argv[2]), ix->ngrp);
 	tab = (struct hixtab *)ix->tab;	/* ours: built, not mapped */
 	ch = ecalloc((size_t)ix->ntab + 1, sizeof *ch);
 	for (t = 0; t < ix->ntab; t++)
