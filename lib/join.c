@@ -50,6 +50,7 @@ join_free(struct join *j)
 	free(j->hn);
 	free(j->hv);
 	free(j->shared);
+	free(j->sharedbit);
 	free(j->post);
 	free(j->reach);
 	free(j->reachidx);
@@ -254,6 +255,17 @@ sharedplace(const struct join *j, uint64_t h)
 	return (size_t)siphash13_u64(j->sharedk0, j->sharedk1, h) & j->sharedmask;
 }
 
+/*
+ * h's bit in sharedbit, so that a hash no other sketch holds (most) costs
+ * no search of the table: a bit set by a crafted hash only costs the
+ * search.
+ */
+static size_t
+sharedbit(const struct join *j, uint64_t h)
+{
+	return (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - j->sharedbits));
+}
+
 static void
 addshared(struct join *j, uint64_t h, uint64_t n)
 {
@@ -267,6 +279,8 @@ addshared(struct join *j, uint64_t h, uint64_t n)
 		;
 	j->shared[i].h = h;
 	j->shared[i].n = (uint32_t)n;
+	i = sharedbit(j, h);
+	j->sharedbit[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* The slot of h, or NULL if one sketch holds it. */
@@ -278,6 +292,9 @@ findshared(struct join *j, uint64_t h)
 	if (h == 0)
 		return j->zeroslot.n ? &j->zeroslot : NULL;
 	if (!j->shared)
+		return NULL;
+	i = sharedbit(j, h);
+	if (!(j->sharedbit[i / 64] >> (i % 64) & 1))
 		return NULL;
 	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
 		if (j->shared[i].h == h)
@@ -345,41 +362,74 @@ distinct(struct join *j, unsigned char *repeat)
 	return ndistinct;
 }
 
+/* How many of document d's hashes make candidates: none if it is too small to pair. */
+static unsigned
+nprefix(const struct join *j, size_t d)
+{
+	if (j->nsh[d] < j->opt.minsize)
+		return 0;
+	return j->hn[d] < JOIN_PREFIX ? j->hn[d] : JOIN_PREFIX;
+}
+
+/*
+ * How many of document d's hashes are counted: all, for the weights;
+ * with the counts held elsewhere (join_setdf), those that make
+ * candidates only.
+ */
+static unsigned
+counted(const struct join *j, size_t d)
+{
+	return j->ext ? nprefix(j, d) : j->hn[d];
+}
+
 /*
  * Count the hashes held by more than one sketch, a sixteenth of them at a
  * time (sorted, then runs), so that memory beyond the sketches stays
  * small: for the candidates, every sketch holding it; for the weights,
  * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
  * hashes are all the same: they carry whether the sketch is a repeat, so
- * that a run of one hash has its distinct sketches first.
+ * that a run of one hash has its distinct sketches first. When half
+ * of the hashes at most are counted (the candidates' only), they are
+ * dealt to their parts in one pass instead of gathered in sixteen.
  */
 static void
 countshared(struct join *j, const unsigned char *repeat)
 {
 	const uint64_t *hv = j->hv;
-	uint64_t *part, *dup = NULL, h;
-	size_t parts[PASSES] = { 0 }, most = 0, dupcap = 0, ndup = 0, n, i, k, m, cap, d;
+	uint64_t *part, *dup = NULL, *v, h;
+	size_t parts[PASSES] = { 0 }, at[PASSES], most = 0, total = 0, dupcap = 0, ndup = 0;
+	size_t n, i, k, m, cap, d;
 	unsigned p;
+	int dealt;
 
-	for (i = 0; i < j->nhv; i++)
-		parts[hv[i] & (PASSES - 1)]++;
-	for (p = 0; p < PASSES; p++)
+	for (d = 0; d < j->ndocs; d++)
+		for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++)
+			parts[hv[i] & (PASSES - 1)]++;
+	for (p = 0; p < PASSES; total += parts[p++])
 		if (parts[p] > most)
 			most = parts[p];
-	part = ereallocarray(NULL, most + 1, sizeof *part);	/* + 1: see the gather */
-	for (p = 0; p < PASSES; p++) {
+	dealt = total <= j->nhv / 2;
+	/* + 1: see the gather */
+	part = ereallocarray(NULL, (dealt ? total : most) + 1, sizeof *part);
+	for (p = 0, n = 0; dealt && p < PASSES; n += parts[p++])
+		at[p] = n;
+	for (d = 0; dealt && d < j->ndocs; d++)
+		for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++)
+			part[at[hv[i] & (PASSES - 1)]++] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
+	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
+		n = dealt ? parts[p] : 0;
 		/* without a branch: the part of a hash is as good as random */
-		for (d = n = 0; d < j->ndocs; d++)
-			for (i = j->hoff[d]; i < j->hoff[d] + j->hn[d]; i++) {
+		for (d = 0; !dealt && d < j->ndocs; d++)
+			for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++) {
 				part[n] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
 				n += (hv[i] & (PASSES - 1)) == p;
 			}
-		radix_sort64(part, n);
+		radix_sort64(v, n);
 		for (i = 0; i < n; i = k) {
-			h = part[i] & ~(uint64_t)(PASSES - 1);
-			for (m = i; m < n && part[m] == h; m++)
+			h = v[i] & ~(uint64_t)(PASSES - 1);
+			for (m = i; m < n && v[m] == h; m++)
 				;
-			for (k = m; k < n && (part[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
+			for (k = m; k < n && (v[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
 				;
 			if (k - i < 2)
 				continue;
@@ -396,6 +446,10 @@ countshared(struct join *j, const unsigned char *repeat)
 		j->sharedmask = cap - 1;
 		j->sharedk0 = sip_runkey(5);
 		j->sharedk1 = sip_runkey(6);
+		for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 4 * (uint64_t)ndup;
+		    j->sharedbits++)
+			;
+		j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
 		for (i = 0; i < ndup; i += 2)
 			addshared(j, dup[i], dup[i + 1]);
 	}
@@ -444,15 +498,6 @@ join_count(struct join *j)
 		reachsort(j, repeat);
 	free(repeat);
 	radix_free();	/* the sorts are done: their scratch goes before the runs */
-}
-
-/* How many of document d's hashes make candidates: none if it is too small to pair. */
-static unsigned
-nprefix(const struct join *j, size_t d)
-{
-	if (j->nsh[d] < j->opt.minsize)
-		return 0;
-	return j->hn[d] < JOIN_PREFIX ? j->hn[d] : JOIN_PREFIX;
 }
 
 /*
@@ -621,16 +666,25 @@ join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
 	j->tickctx = ctx;
 }
 
+/* The weight of document d's k-th hash, computed once (a weight is never 0). */
+static float
+weightof(struct join *j, size_t d, unsigned k)
+{
+	float *w = j->wv + j->hoff[d] + k;
+
+	if (*w == 0)
+		*w = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
+	return *w;
+}
+
 const float *
 join_weights(struct join *j, size_t d)
 {
-	float *w = j->wv + j->hoff[d];
 	unsigned k;
 
-	if (j->hn[d] > 0 && w[0] == 0)
-		for (k = 0; k < j->hn[d]; k++)
-			w[k] = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
-	return w;
+	for (k = 0; k < j->hn[d]; k++)
+		weightof(j, d, k);
+	return j->wv + j->hoff[d];
 }
 
 /*
@@ -673,18 +727,15 @@ estimate(const struct join_sketch *a, const struct join_sketch *b, unsigned size
 	*nunion = u;
 }
 
-int
-join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch *a,
-    const struct join_sketch *b, double *sim)
+/*
+ * Whether the containment reports a pair of pages of nsha and nshb
+ * shingles whose union of u hashes has both in both sketches.
+ */
+static int
+contained(const struct join_opt *opt, uint64_t nsha, uint64_t nshb, unsigned both, unsigned u)
 {
-	unsigned both, u;
 	uint64_t small;
 
-	if (a->nsh < opt->minsize || b->nsh < opt->minsize)
-		return 0;
-	estimate(a, b, size, sim, &both, &u);
-	if (*sim >= opt->thresh)
-		return 1;
 	if (opt->cthresh < 0 || both == 0)
 		return 0;
 	/*
@@ -692,9 +743,71 @@ join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch 
 	 * the smaller set multiplied out, without a division, so that a
 	 * containment of exactly the limit is not lost to rounding.
 	 */
-	small = a->nsh < b->nsh ? a->nsh : b->nsh;
-	return (double)both * (double)(a->nsh + b->nsh) >=
+	small = nsha < nshb ? nsha : nshb;
+	return (double)both * (double)(nsha + nshb) >=
 	    opt->cthresh * (double)small * (double)(u + both);
+}
+
+int
+join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch *a,
+    const struct join_sketch *b, double *sim)
+{
+	unsigned both, u;
+
+	if (a->nsh < opt->minsize || b->nsh < opt->minsize)
+		return 0;
+	estimate(a, b, size, sim, &both, &u);
+	if (*sim >= opt->thresh)
+		return 1;
+	return contained(opt, a->nsh, b->nsh, both, u);
+}
+
+/*
+ * Whether the pair of documents a and b cannot be reported, found with
+ * as few weights as can be: most candidates share a common hash or two
+ * and nothing else, and a weight may cost a look-up in an index. The
+ * union is walked as estimate walks it, the weights computed as they come
+ * and the sums made in its order; num can gain at most 1 a shared hash
+ * still to come, and den only grows, so that once (num + shared to come)
+ * < thresh * den (with a margin for the rounding of the sums) the pair is
+ * refused. A pair not refused has every weight of its union computed.
+ */
+static int
+hopeless(struct join *j, uint32_t a, uint32_t b)
+{
+	const uint64_t *x = j->hv + j->hoff[a], *y = j->hv + j->hoff[b];
+	unsigned i, k, u, both, lim = j->size ? j->size : UINT_MAX;
+	unsigned na = j->hn[a], nb = j->hn[b];
+	double num = 0, den = 0, w, t = j->opt.thresh;
+	int check;
+
+	for (i = k = u = both = 0; u < lim && i < na && k < nb; u++) {
+		unsigned le = x[i] <= y[k], ge = y[k] <= x[i];
+
+		both += le & ge;
+		i += le;
+		k += ge;
+	}
+	u += na - i < lim - u ? na - i : lim - u;
+	u += nb - k < lim - u ? nb - k : lim - u;
+	/* a pair the containment reports is reported with its SIM: all of it */
+	check = !contained(&j->opt, j->nsh[a], j->nsh[b], both, u);
+	for (i = k = u = 0; u < lim && (i < na || k < nb); u++) {
+		if (k == nb || (i < na && x[i] < y[k])) {
+			den += weightof(j, a, i++);
+		} else if (i == na || y[k] < x[i]) {
+			den += weightof(j, b, k++);
+		} else {
+			w = weightof(j, a, i++);
+			weightof(j, b, k++);
+			den += w;
+			num += w;
+			both--;
+		}
+		if (check && (num + both) * (1 + 1e-9) < t * den)
+			return 1;
+	}
+	return 0;
 }
 
 int
@@ -702,14 +815,14 @@ join_similar(struct join *j, uint32_t a, uint32_t b, double *sim)
 {
 	struct join_sketch x, y;
 
-	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize)
+	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize || hopeless(j, a, b))
 		return 0;
 	x.h = j->hv + j->hoff[a];
-	x.w = join_weights(j, a);
+	x.w = j->wv + j->hoff[a];	/* the weights estimate reads: hopeless made them */
 	x.n = j->hn[a];
 	x.nsh = j->nsh[a];
 	y.h = j->hv + j->hoff[b];
-	y.w = join_weights(j, b);
+	y.w = j->wv + j->hoff[b];
 	y.n = j->hn[b];
 	y.nsh = j->nsh[b];
 	return join_verify(&j->opt, j->size, &x, &y, sim);

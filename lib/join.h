@@ -161,8 +161,9 @@ join_kept(const unsigned char *kept, uint32_t d)
  * the weights come from df: ndistinct, the sketches counted, df(d, k, h)
  * the number of them holding h, the k-th hash of document d (which may
  * say where it is counted), below(h) the number whose reach (their
- * largest hash, UINT64_MAX if whole) is below h. Set before join_count;
- * join_free calls release(df), unless it is NULL.
+ * largest hash, UINT64_MAX if whole) is below h. Set before join_count,
+ * which then counts the candidate hashes only, for the runs; join_free
+ * calls release(df), unless it is NULL.
  */
 struct join_df {
 	size_t ndistinct;

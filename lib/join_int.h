@@ -72,6 +72,8 @@ struct join {
 	struct join_shared *shared, zeroslot;
 	size_t sharedmask;
 	uint64_t sharedk0, sharedk1;
+	uint64_t *sharedbit;	/* a bit for each shared hash, by its own bits: most are not */
+	unsigned sharedbits;	/* 2^sharedbits bits, about 8 a hash */
 	uint32_t *post;		/* the candidate runs */
 	size_t ndistinct;	/* distinct sketches, for the weights (above) */
 	uint64_t *reach;	/* each distinct sketch's largest hash it could hold, sorted */

@@ -507,6 +507,8 @@ struct plan {
 	size_t mask;
 	uint64_t k0, k1;
 	uint64_t *radd, *rrem;	/* the reach of the sketches added and gone, sorted */
+	uint64_t *bound;	/* by the top boundbits bits of h: at least cbelow(h) */
+	unsigned boundbits;
 };
 
 static int
@@ -594,6 +596,7 @@ plan_free(struct plan *pl)
 	free(pl->sel);
 	free(pl->radd);
 	free(pl->rrem);
+	free(pl->bound);
 }
 
 /* Sort and sum the n records (hash, +1 or -1 as 1 or 0) of v into pl's counts. */
@@ -810,28 +813,68 @@ cbelow(void *ctx, uint64_t h)
 	return c > 0 ? (size_t)c : 0;
 }
 
-/* At least cbelow(h), from the maps' directories (their bucket of h counted whole). */
+/*
+ * The records of m whose keys are below the bucket b of 2^bits (end 0) or
+ * below its end (end 1), from m's directory: exact where m's buckets are
+ * as fine, else those of m's bucket holding it counted whole, so that it
+ * is at most the exact count (end 0) or at least it (end 1).
+ */
+static uint64_t
+dirbelow(const struct map *m, uint64_t b, unsigned bits, int end)
+{
+	uint64_t i, v;
+
+	if (m->bits >= bits)
+		i = (b + (uint64_t)end) << (m->bits - bits);
+	else
+		i = (b >> (bits - m->bits)) + (uint64_t)end;
+	v = m->dir[i];
+	return v < m->n ? v : m->n;
+}
+
+/*
+ * The table of cbound: for each bucket of hashes (their top bits, about
+ * 16 a document of the query's join, 2^16 at most), at least cbelow of
+ * any hash in it: the reaches added below its end, less those gone below
+ * its start, from the maps' directories. One look-up then spares most
+ * weights the searches of cbelow.
+ */
+static void
+boundtable(struct plan *pl, size_t ndocs)
+{
+	const struct skidx *x = pl->x;
+	uint64_t b, nb, lo, hi;
+	size_t ia = 0, ir = 0;
+	unsigned bits, sg;
+	int64_t c;
+
+	for (bits = 8; bits < 16 && ((uint64_t)1 << bits) < 16 * (uint64_t)ndocs; bits++)
+		;
+	nb = (uint64_t)1 << bits;
+	pl->boundbits = bits;
+	pl->bound = ereallocarray(NULL, nb, sizeof *pl->bound);
+	for (b = 0; b < nb; b++) {
+		lo = b << (64 - bits);
+		hi = b + 1 < nb ? (b + 1) << (64 - bits) : 0;
+		while (ia < pl->nadd && (hi == 0 || pl->radd[ia] < hi))
+			ia++;
+		while (ir < pl->nlost && pl->rrem[ir] < lo)
+			ir++;
+		c = (int64_t)ia - (int64_t)ir;
+		for (sg = 0; x && sg < x->nseg; sg++)
+			c += (int64_t)dirbelow(&x->seg[sg].map[M_RADD], b, bits, 1) -
+			    (int64_t)dirbelow(&x->seg[sg].map[M_RREM], b, bits, 0);
+		pl->bound[b] = c > 0 ? (uint64_t)c : 0;
+	}
+}
+
+/* At least cbelow(h): its bucket's bound. */
 static size_t
 cbound(void *ctx, uint64_t h)
 {
 	const struct plan *pl = ctx;
-	const struct skidx *x = pl->x;
-	int64_t c = (int64_t)radix_lowerbound64(pl->radd, pl->nadd, h) -
-	    (int64_t)radix_lowerbound64(pl->rrem, pl->nlost, h);
-	const struct map *a, *r;
-	uint64_t ba, br, ea, sr;
-	unsigned sg;
 
-	for (sg = 0; x && sg < x->nseg; sg++) {
-		a = &x->seg[sg].map[M_RADD];
-		r = &x->seg[sg].map[M_RREM];
-		ba = a->bits ? h >> (64 - a->bits) : 0;
-		br = r->bits ? h >> (64 - r->bits) : 0;
-		ea = a->dir[ba + 1] < a->n ? a->dir[ba + 1] : a->n;
-		sr = r->dir[br] < r->n ? r->dir[br] : r->n;
-		c += (int64_t)ea - (int64_t)sr;
-	}
-	return c > 0 ? (size_t)c : 0;
+	return (size_t)pl->bound[h >> (64 - pl->boundbits)];
 }
 
 static unsigned
@@ -936,6 +979,7 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	}
 	q->pl.sel = sel;	/* the numbers of the kept documents in j, for cdf */
 	q->pl.nsel = nsel;
+	boundtable(&q->pl, nsel + join_ndocs(b));
 	j = join_new(opt);
 	join_getsize(b, &size, &maxwhole);
 	for (d = 0; d < nsel; d++) {
