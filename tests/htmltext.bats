@@ -261,6 +261,8 @@ P3='The third paragraph closes the story, long and plain, without links, as arti
 # try stands) and what follows them.
 intro='<p>This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.</p>'
 introtext='This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.'
+conf='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
+conftext='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
 
 @test "htmltext: class and id hints are whole tokens; heading slugs carry none" {
 	rec "<div class=\"menu\"><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div class=\"document\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"generating-reports\"><h2>Generating reports</h2><p>Reports are written once a day, after the nightly run, to the spool.</p></section><section id=\"the-tools-organization\"><h2>Tools</h2><p>Each tool is one file, with its options, a worker, and a usage line.</p></section><div class=\"unavailable\"><p>Some features are unavailable, and expectations differ.</p></div></div><div class=\"footer\">Copyright 2026</div>" >in
@@ -313,10 +315,8 @@ introtext='This guide says how the program writes its reports, why it writes the
 }
 
 @test "htmltext: the hint of an inline element (a highlighter's comment span, a permalink) drops nothing" {
-	p='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
-	pt='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
-	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Reading the configuration<a class=\"headerlink\" href=\"#r\">#</a></h1>$p$p$p$p<pre><span class=\"hljs-comment\">/* read the configuration once, at start */</span>\\nload(<span class=\"hljs-string\">\"app.conf\"</span>);</pre></div>" >in
-	check 0 'p1\tReading the configuration#\\n\\n'"$pt$pt$pt$pt"'/* read the configuration once, at start */\\nload(\"app.conf\");\n' '' htmltext in
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Reading the configuration<a class=\"headerlink\" href=\"#r\">#</a></h1>$conf$conf$conf$conf<pre><span class=\"hljs-comment\">/* read the configuration once, at start */</span>\\nload(<span class=\"hljs-string\">\"app.conf\"</span>);</pre></div>" >in
+	check 0 'p1\tReading the configuration#\\n\\n'"$conftext$conftext$conftext$conftext"'/* read the configuration once, at start */\\nload(\"app.conf\");\n' '' htmltext in
 }
 
 @test "htmltext: a cell with under half of its table's text is a column: the table is the content" {
@@ -326,10 +326,8 @@ introtext='This guide says how the program writes its reports, why it writes the
 }
 
 @test "htmltext: short blocks in a run of their class (the lines of a listing) stay; a short box goes" {
-	p='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
-	pt='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
-	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"contents\">$p$p$p$p<div class=\"fragment\"><div class=\"line\">int</div>\\n<div class=\"line\">main(void)</div>\\n<div class=\"line\">{</div>\\n<div class=\"line\">	return load(\"app.conf\", 0) == 0 ? 0 : 1;</div>\\n<div class=\"line\">}</div></div><div class=\"box\">Advertisement</div></div>" >in
-	check 0 'p1\t'"$pt$pt$pt$pt"'int\\n\\nmain(void)\\n\\n{\\n\\nreturn load(\"app.conf\", 0) == 0 ? 0 : 1;\\n\\n}\n' '' htmltext in
+	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"contents\">$conf$conf$conf$conf<div class=\"fragment\"><div class=\"line\">int</div>\\n<div class=\"line\">main(void)</div>\\n<div class=\"line\">{</div>\\n<div class=\"line\">	return load(\"app.conf\", 0) == 0 ? 0 : 1;</div>\\n<div class=\"line\">}</div></div><div class=\"box\">Advertisement</div></div>" >in
+	check 0 'p1\t'"$conftext$conftext$conftext$conftext"'int\\n\\nmain(void)\\n\\n{\\n\\nreturn load(\"app.conf\", 0) == 0 ? 0 : 1;\\n\\n}\n' '' htmltext in
 }
 
 @test "htmltext: the id of a section, two tokens, is a heading's anchor, no hint" {
