@@ -57,6 +57,7 @@ static struct {
 	unsigned next;		/* the part of the record being written */
 	FILE **fp;
 	char **name;
+	char **buf;		/* the parts' block buffers, freed after fshut */
 } deal_out;
 
 /* JSON Lines (-j) */
@@ -635,6 +636,7 @@ openparts(void)
 
 	deal_out.fp = ecalloc(deal_out.parts, sizeof *deal_out.fp);
 	deal_out.name = ecalloc(deal_out.parts, sizeof *deal_out.name);
+	deal_out.buf = ecalloc(deal_out.parts, sizeof *deal_out.buf);
 	for (i = 0; i < deal_out.parts; i++) {
 		name.n = 0;
 		obuf_add(&name, deal_out.prefix, strlen(deal_out.prefix));
@@ -642,8 +644,9 @@ openparts(void)
 		obuf_addc(&name, '\0');
 		deal_out.name[i] = estrdup(name.p);
 		if (!(deal_out.fp[i] = fopen(deal_out.name[i], "w")))
-			eprintf("%s:", deal_out.name[i]);
-		setvbuf(deal_out.fp[i], emalloc(1 << 16), _IOFBF, 1 << 16);
+			eprintf("%s:", escname(deal_out.name[i]));
+		deal_out.buf[i] = emalloc(1 << 16);
+		setvbuf(deal_out.fp[i], deal_out.buf[i], _IOFBF, 1 << 16);
 	}
 	free(name.p);
 }
@@ -756,7 +759,13 @@ main(int argc, char *argv[])
 	if (doc.verbose && (doc.nbinary || doc.nrecskip))
 		weprintf("%ju binary files skipped, %ju WARC records skipped", doc.nbinary, doc.nrecskip);
 	ret |= fshut(stdout, "<stdout>");
-	for (c = 0; (unsigned)c < deal_out.parts; c++)
+	for (c = 0; (unsigned)c < deal_out.parts; c++) {
 		ret |= fshut(deal_out.fp[c], deal_out.name[c]);
+		free(deal_out.buf[c]);
+		free(deal_out.name[c]);
+	}
+	free(deal_out.buf);
+	free(deal_out.name);
+	free(deal_out.fp);
 	return ret;
 }
