@@ -804,7 +804,7 @@ skj_keys(struct rdr *in, struct rdr *reach, uint64_t base, const struct skj_tota
 	uint32_t first[JOIN_RUNMAX];
 	unsigned nfirst = 0, k;
 	uint64_t h, cur = 0, d, below = base, next = 0, prev = 0;
-	int ret = 0, inrun = 0, have = 0;
+	int ret = 0, inrun = 0, have = 0, toomany = 0;
 	char *line, *f[3];
 	size_t len[3];
 	ptrdiff_t ln;
@@ -828,8 +828,14 @@ skj_keys(struct rdr *in, struct rdr *reach, uint64_t base, const struct skj_tota
 			inrun = 1;
 			nfirst = 0;
 			ret |= reachbelow(reach, h, &below, &next, &have);
-			if (below > t->ndocs)
-				eprintf("%s: more reaches than documents", escname(reach->name));
+			if (below > t->ndocs) {
+				/* forged or mismatched totals: the weights are wrong, say so once */
+				if (!toomany)
+					weprintf("%s: more reaches than documents", escname(reach->name));
+				toomany = 1;
+				ret = 1;
+				below = t->ndocs;
+			}
 		}
 		prev = d;
 		holdadd(&hd, (uint32_t)d);

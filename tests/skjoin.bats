@@ -185,6 +185,13 @@ sketches() {
 	printf '0000000000000002\t0000000001\t1\n0000000000000001\t0000000000\t1\n' >k
 	check 1 '' 'skjoin: k:2: key records out of order: skipped\n' skjoin -K 0/1 -T t -r r -b b -o o k
 	check 1 '' 'skjoin: b:2: base missing\n' skjoin -K 1/2 -T t -r r -b b -o o k
+	# reaches of more documents than the totals hold: said once, the rest done
+	printf '0000000000000001\n%.0s' 1 2 3 >r3
+	printf '0000000000000002\t0000000000\t1\n0000000000000002\t0000000001\t1\n0000000000000003\t0000000001\t1\n' >k3
+	check 1 '' 'skjoin: r3: more reaches than documents\n' skjoin -K 0/1 -T t -r r3 -b b -o o k3
+	run cat o/pairs.0
+	[ "$status" -eq 0 ]
+	[ "$output" = "0000000000	2	0000000001" ]
 	check 1 '' 'skjoin: <stdin>:1: bad record: skipped\n' skjoin -A 1 -T t -o o <<<'0000000001	9	x'
 	printf 'x\n' >bad
 	check 1 '' 'skjoin: bad:1: bad totals record\n' skjoin -A 1 -T bad -o o </dev/null
