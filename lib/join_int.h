@@ -5,6 +5,8 @@
 #ifndef JOIN_INT_H
 #define JOIN_INT_H
 
+#include <stdio.h>
+
 #include "join.h"
 #include "util.h"
 #include "wtab.h"
@@ -42,6 +44,30 @@ struct join_shared {
 	size_t end;
 };
 
+/*
+ * The sketches' hashes are spilled to a temporary file as they are added
+ * (at hoff[d], counted in hashes), so that memory holds none of them:
+ * they are read back in document order through windows of the file, and
+ * the sketches of a pair to verify into slots, with their weights (0
+ * until needed), a slot chosen by the document number.
+ */
+#define JOIN_WIN	32768	/* hashes a window maps: 256 kB */
+#define JOIN_SLOTS	512	/* sketches read back for verification */
+
+struct join_win {
+	void *map;		/* the file's bytes mapped, maplen of them */
+	size_t maplen;
+	const uint64_t *h;
+	size_t start, n;	/* the file's hashes start .. start + n */
+	unsigned long used;	/* when last read: the older of two is refilled */
+};
+
+struct join_slot {
+	size_t d;		/* SIZE_MAX: empty */
+	uint64_t h[SK_MAXSIZE];
+	float w[SK_MAXSIZE];
+};
+
 struct join {
 	struct join_opt opt;
 	int queries;		/* the documents from ncoll on are queries */
@@ -52,12 +78,21 @@ struct join {
 	struct obuf ids;	/* their IDs, back to back */
 	size_t *idoff;
 	uint64_t *nsh;		/* distinct shingles */
-	size_t *hoff;		/* where its hashes start in hv */
+	size_t *hoff;		/* where its hashes start in the spill file */
 	unsigned *hn;
-	uint64_t *hv;		/* the hashes of all sketches */
-	size_t ndocs, doccap, nhv, hvcap, ncoll;
+	uint64_t *digest;	/* of its sketch, for the identical ones (join_count) */
+	size_t ndocs, doccap, nhv, ncoll;	/* nhv: the hashes of all sketches */
 	unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 	unsigned maxwhole;	/* the most hashes of a whole sketch */
+
+	/* The hashes, in the spill file, and what is read back of them. */
+	FILE *spill;
+	uint64_t *wbuf;		/* the hashes not written yet, at spilled */
+	size_t spilled, nwbuf;
+	uint64_t dk0, dk1;	/* the digests' key */
+	struct join_win win[3];	/* 0, 1: join_sketch; 2: the passes in order */
+	unsigned long winclock;
+	struct join_slot *slot;
 
 	/*
 	 * The IDs of the input being read (the collection, or the
@@ -79,11 +114,13 @@ struct join {
 	uint64_t *reach;	/* each distinct sketch's largest hash it could hold, sorted */
 	uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
 	unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
-	float *wv;		/* the weights of hv, 0 until a document's are needed */
 	const struct join_df *ext;	/* the counts, from elsewhere (join_setdf) */
 };
 
-/* The weights of document d's hashes, computed once. */
+/*
+ * The weights of document d's hashes, valid until the next sketch is
+ * read back for verification (join_similar, join_pairs, join_weights).
+ */
 const float *join_weights(struct join *j, size_t d);
 
 #endif
