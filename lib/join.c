@@ -65,7 +65,11 @@ join_free(struct join *j)
 		if (j->win[i].map)
 			munmap(j->win[i].map, j->win[i].maplen);
 	free(j->slot);
-	free(j->shared);
+	free(j->sharedkey);
+	free(j->sharedn);
+	free(j->ncand);
+	free(j->runend);
+	free(j->sharedidx);
 	free(j->sharedbit);
 	free(j->post);
 	free(j->reach);
@@ -391,17 +395,16 @@ join_end(struct join *j)
 	seendone(j);
 }
 
-/* The first slot of h. */
-static size_t
-sharedplace(const struct join *j, uint64_t h)
+/* h rotated so that its low 4 bits (its sixteenth, countshared) come first. */
+static uint64_t
+rotated(uint64_t h)
 {
-	return (size_t)siphash13_u64(j->sharedk0, j->sharedk1, h) & j->sharedmask;
+	return h >> 4 | h << 60;
 }
 
 /*
  * h's bit in sharedbit, so that a hash no other sketch holds (most) costs
- * no search of the table: a bit set by a crafted hash only costs the
- * search.
+ * no search: a bit set by a crafted hash only costs the search.
  */
 static size_t
 sharedbit(const struct join *j, uint64_t h)
@@ -409,51 +412,61 @@ sharedbit(const struct join *j, uint64_t h)
 	return (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - j->sharedbits));
 }
 
+/* The shared hashes are all there: their filter and the buckets of their search. */
 static void
-addshared(struct join *j, uint64_t h, uint64_t n)
+sharedindex(struct join *j)
 {
-	size_t i;
+	size_t i, b, n = j->nshared, nb;
 
-	if (h == 0) {
-		j->zeroslot.n = (uint32_t)n;
-		return;
-	}
-	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
+	for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 8 * (uint64_t)n;
+	    j->sharedbits++)
 		;
-	j->shared[i].h = h;
-	j->shared[i].n = (uint32_t)n;
-	i = sharedbit(j, h);
-	j->sharedbit[i / 64] |= (uint64_t)1 << (i % 64);
+	j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
+	for (i = 0; i < n; i++) {
+		b = sharedbit(j, j->sharedkey[i] << 4 | j->sharedkey[i] >> 60);
+		j->sharedbit[b / 64] |= (uint64_t)1 << (b % 64);
+	}
+	/* about two hashes a bucket */
+	for (j->sharedidxbits = 4; j->sharedidxbits < 40 &&
+	    ((uint64_t)2 << j->sharedidxbits) < (uint64_t)n; j->sharedidxbits++)
+		;
+	nb = (size_t)1 << j->sharedidxbits;
+	j->sharedidx = ereallocarray(NULL, nb + 1, sizeof *j->sharedidx);
+	for (b = i = 0; b <= nb; b++) {
+		/* the first hash of bucket b; the last entry is past them all */
+		while (i < n && (b == nb || j->sharedkey[i] >> (64 - j->sharedidxbits) < b))
+			i++;
+		j->sharedidx[b] = i;
+	}
 }
 
-/* The slot of h, or NULL if one sketch holds it. */
-static struct join_shared *
-findshared(struct join *j, uint64_t h)
+/* The place of h among the shared hashes, or SIZE_MAX if one sketch holds it. */
+static size_t
+findshared(const struct join *j, uint64_t h)
 {
-	size_t i;
+	uint64_t r = rotated(h);
+	size_t i, b, lo;
 
-	if (h == 0)
-		return j->zeroslot.n ? &j->zeroslot : NULL;
-	if (!j->shared)
-		return NULL;
+	if (!j->nshared)
+		return SIZE_MAX;
 	i = sharedbit(j, h);
 	if (!(j->sharedbit[i / 64] >> (i % 64) & 1))
-		return NULL;
-	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
-		if (j->shared[i].h == h)
-			return &j->shared[i];
-	return NULL;
+		return SIZE_MAX;
+	b = (size_t)(r >> (64 - j->sharedidxbits));
+	lo = j->sharedidx[b];
+	i = lo + radix_lowerbound64(j->sharedkey + lo, j->sharedidx[b + 1] - lo, r);
+	return i < j->sharedidx[b + 1] && j->sharedkey[i] == r ? i : SIZE_MAX;
 }
 
 static uint64_t
 count(struct join *j, size_t d, unsigned k, uint64_t h)
 {
-	struct join_shared *s;
+	size_t i;
 
 	if (j->ext)
 		return j->ext->df(j->ext->ctx, d, k, h);
-	s = findshared(j, h);
-	return s ? s->n : 1;
+	i = findshared(j, h);
+	return i != SIZE_MAX ? j->sharedn[i] : 1;
 }
 
 /* Whether the sketches of documents a and b are identical. */
@@ -542,10 +555,10 @@ countshared(struct join *j, const unsigned char *repeat)
 {
 	struct join_win *w = &j->win[2];
 	const uint64_t *hv;
-	uint64_t *part, *dup = NULL, *v, h, *buf = NULL;
+	uint64_t *part, *v, h, *buf = NULL;
 	size_t parts[PASSES] = { 0 }, at[PASSES], start[PASSES], nbuf[PASSES] = { 0 };
-	size_t most = 0, total = 0, dupcap = 0, ndup = 0, base;
-	size_t n, i, k, m, cap, d;
+	size_t most = 0, total = 0, base, cap;
+	size_t n, i, k, m, d;
 	unsigned p;
 	int dealt;
 
@@ -595,30 +608,21 @@ countshared(struct join *j, const unsigned char *repeat)
 				;
 			if (k - i < 2)
 				continue;
-			egrow(&dup, &dupcap, ndup + 2, sizeof *dup);
-			dup[ndup++] = h | p;
-			dup[ndup++] = m - i;	/* the distinct sketches holding it */
+			/* in order: the sixteenths in turn, each sorted */
+			cap = j->sharedcap;
+			egrow(&j->sharedkey, &cap, j->nshared + 1, sizeof *j->sharedkey);
+			egrow(&j->sharedn, &j->sharedcap, j->nshared + 1, sizeof *j->sharedn);
+			j->sharedkey[j->nshared] = rotated(h | p);
+			/* the distinct sketches holding it */
+			j->sharedn[j->nshared++] = (uint32_t)(m - i);
 		}
 	}
 	free(part);
 	/* the parts go: the file holds the sketches again */
 	if (!dealt && j->spill && ftruncate(fileno(j->spill), (off_t)(base * sizeof *part)) < 0)
 		eprintf("temporary file:");
-	for (cap = 16; cap < ndup; cap *= 2)	/* ndup / 2 hashes, load <= 1/2 */
-		;
-	if (ndup) {
-		j->shared = ecalloc(cap, sizeof *j->shared);
-		j->sharedmask = cap - 1;
-		j->sharedk0 = sip_runkey(5);
-		j->sharedk1 = sip_runkey(6);
-		for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 4 * (uint64_t)ndup;
-		    j->sharedbits++)
-			;
-		j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
-		for (i = 0; i < ndup; i += 2)
-			addshared(j, dup[i], dup[i + 1]);
-	}
-	free(dup);
+	if (j->nshared)
+		sharedindex(j);
 }
 
 /* The distinct sketches' largest hashes, sorted, for the weights. */
@@ -664,32 +668,31 @@ join_count(struct join *j)
 }
 
 /*
- * The candidate runs (struct join_shared): counted, each given its place
- * in post, then filled in input order.
+ * The candidate runs (struct join): counted, each given its place in
+ * post, then filled in input order.
  */
 void
 join_runs(struct join *j)
 {
-	struct join_shared *s;
 	const uint64_t *h;
-	size_t d, i, total = 0;
+	size_t d, i, s, total = 0;
 	unsigned k, n;
 
+	j->ncand = ecalloc(j->nshared + 1, sizeof *j->ncand);
+	j->runend = ereallocarray(NULL, j->nshared + 1, sizeof *j->runend);
 	for (d = 0; d < j->ndocs; d++)
 		for (h = winget(j, &j->win[2], d), k = 0, n = nprefix(j, d); k < n; k++)
-			if ((s = findshared(j, h[k])))
-				s->ncand++;
-	for (i = 0; j->shared && i <= j->sharedmask; i++) {
-		j->shared[i].end = total;	/* its start, until it is filled */
-		total += j->shared[i].ncand;
+			if ((s = findshared(j, h[k])) != SIZE_MAX)
+				j->ncand[s]++;
+	for (i = 0; i < j->nshared; i++) {
+		j->runend[i] = total;	/* its start, until it is filled */
+		total += j->ncand[i];
 	}
-	j->zeroslot.end = total;
-	total += j->zeroslot.ncand;
 	j->post = ereallocarray(NULL, total ? total : 1, sizeof *j->post);
 	for (d = 0; d < j->ndocs; d++)
 		for (h = winget(j, &j->win[2], d), k = 0, n = nprefix(j, d); k < n; k++)
-			if ((s = findshared(j, h[k])))
-				j->post[s->end++] = (uint32_t)d;
+			if ((s = findshared(j, h[k])) != SIZE_MAX)
+				j->post[j->runend[s]++] = (uint32_t)d;
 }
 
 void
@@ -768,10 +771,9 @@ cmpu32(const void *a, const void *b)
 void
 join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
 {
-	struct join_shared *s;
 	const uint64_t *h;
 	uint32_t *mark, *part = NULL, *run, other;
-	size_t partcap = 0, npart, d, i, k, lo, hi, first;
+	size_t partcap = 0, npart, d, i, k, lo, hi, first, s;
 	unsigned m, n;
 
 	/* mark[x] = d + 1: x is already a partner of d */
@@ -782,10 +784,10 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 			j->tick(d - first, j->ndocs - first, j->tickctx);
 		npart = 0;
 		for (h = winget(j, &j->win[2], d), m = 0, n = nprefix(j, d); m < n; m++) {
-			if (!(s = findshared(j, h[m])) || s->ncand < 2)
+			if ((s = findshared(j, h[m])) == SIZE_MAX || j->ncand[s] < 2)
 				continue;
-			run = j->post + s->end - s->ncand;
-			k = radix_lowerbound32(run, s->ncand, (uint32_t)d);
+			run = j->post + j->runend[s] - j->ncand[s];
+			k = radix_lowerbound32(run, j->ncand[s], (uint32_t)d);
 			/*
 			 * In query mode d is the later of a pair: those before it
 			 * among the first RUNMAX; else the earlier: those after it
@@ -796,7 +798,7 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 				hi = k < JOIN_RUNMAX ? k : JOIN_RUNMAX;
 			} else {
 				lo = k + 1;
-				hi = k < JOIN_RUNMAX ? s->ncand : 0;
+				hi = k < JOIN_RUNMAX ? j->ncand[s] : 0;
 			}
 			for (i = lo; i < hi; i++) {
 				other = run[i];

@@ -20,7 +20,7 @@
  * depends on how many copies of a page exist:
  *	ndistinct	the number of distinct sketches;
  *	df of a hash	the number of distinct sketches holding it
- *			(join_shared.n; 1 if it has no slot);
+ *			(sharedn; 1 if it is not among the shared);
  *	reach		the largest hash each distinct sketch could hold:
  *			its last hash if it is cut, else UINT64_MAX (a
  *			whole sketch holds every hash of its page).
@@ -29,20 +29,6 @@
  * A join split over processes must count the same way to give the same
  * weights.
  */
-
-/*
- * A hash held by more than one sketch, in an open-addressing table (h 0
- * an empty slot; the hash 0 has a slot of its own): the number of
- * distinct sketches holding it, for its weight, and where its candidate
- * run is: the documents (copies too) that hold it among their
- * JOIN_PREFIX smallest and may pair, in input order, post[end - ncand ..
- * end).
- */
-struct join_shared {
-	uint64_t h;
-	uint32_t n, ncand;
-	size_t end;
-};
 
 /*
  * The sketches' hashes are spilled to a temporary file as they are added
@@ -103,10 +89,20 @@ struct join {
 	uintmax_t *seenline;
 	size_t seencap;
 
-	/* Shared hashes, placed by SipHash under a key drawn for the run. */
-	struct join_shared *shared, zeroslot;
-	size_t sharedmask;
-	uint64_t sharedk0, sharedk1;
+	/*
+	 * The hashes held by more than one sketch, sorted by their low 4
+	 * bits, then the others (sharedkey: the hash rotated so), with no
+	 * slot to spare: the number of distinct sketches holding each,
+	 * for its weight, and where its candidate run is: the documents
+	 * (copies too) that hold it among their JOIN_PREFIX smallest and
+	 * may pair, in input order, post[runend - ncand .. runend). A
+	 * search is in the bucket of the key's top sharedidxbits bits.
+	 */
+	uint64_t *sharedkey;
+	uint32_t *sharedn, *ncand;
+	size_t *runend, nshared, sharedcap;
+	size_t *sharedidx;
+	unsigned sharedidxbits;
 	uint64_t *sharedbit;	/* a bit for each shared hash, by its own bits: most are not */
 	unsigned sharedbits;	/* 2^sharedbits bits, about 8 a hash */
 	uint32_t *post;		/* the candidate runs */
