@@ -166,21 +166,32 @@ inwin(const struct join *j, const struct join_win *w, size_t d)
 	return w->map && j->hoff[d] >= w->start && j->hoff[d] + j->hn[d] <= w->start + w->n;
 }
 
+/* The words after a sketch of n hashes that keep its weights in the file. */
+static size_t
+wwords(size_t n)
+{
+	return (n + 1) / 2;
+}
+
 /*
- * Document d's sketch read back into a slot, its weights 0 until made,
- * unless it is there already: its own, or the next one if its own holds
- * keep (the other document of a pair). Valid until that slot is refilled.
+ * Document d's sketch read back into a slot, with the weights made so far
+ * (0 until made), unless it is there already: its own, or the next one if
+ * its own holds keep (the other document of a pair). Valid until that
+ * slot is refilled; the weights it made are written back then, so that
+ * each is made once.
  */
 static struct join_slot *
 slotof(struct join *j, size_t d, const struct join_slot *keep)
 {
 	struct join_slot *s, *t;
-	size_t i;
+	size_t i, e;
 
 	if (!j->slot) {
 		j->slot = ereallocarray(NULL, JOIN_SLOTS, sizeof *j->slot);
-		for (i = 0; i < JOIN_SLOTS; i++)
+		for (i = 0; i < JOIN_SLOTS; i++) {
 			j->slot[i].d = SIZE_MAX;
+			j->slot[i].dirty = 0;
+		}
 	}
 	s = &j->slot[d % JOIN_SLOTS];
 	t = &j->slot[(d + 1) % JOIN_SLOTS];
@@ -191,9 +202,15 @@ slotof(struct join *j, size_t d, const struct join_slot *keep)
 	if (s == keep)
 		s = t;
 	spillflush(j);
-	spillread(j, s->h, j->hn[d], j->hoff[d]);
-	memset(s->w, 0, j->hn[d] * sizeof *s->w);
+	if (s->dirty) {
+		e = s->d;
+		memcpy(s->h, s->w, j->hn[e] * sizeof *s->w);
+		spillwrite(j, s->h, wwords(j->hn[e]), j->hoff[e] + j->hn[e]);
+	}
+	spillread(j, s->h, j->hn[d] + wwords(j->hn[d]), j->hoff[d]);
+	memcpy(s->w, s->h + j->hn[d], j->hn[d] * sizeof *s->w);
 	s->d = d;
+	s->dirty = 0;
 	return s;
 }
 
@@ -250,10 +267,13 @@ append(struct join *j, const struct sketch *s)
 	    NULL);
 	if (!j->wbuf)
 		j->wbuf = ereallocarray(NULL, JOIN_WIN, sizeof *j->wbuf);
-	if (j->nwbuf + s->n > JOIN_WIN)
+	if (j->nwbuf + s->n + wwords(s->n) > JOIN_WIN)
 		spillflush(j);
 	memcpy(j->wbuf + j->nwbuf, s->h, s->n * sizeof *j->wbuf);
 	j->nwbuf += s->n;
+	/* room for the weights, none made: 0 */
+	memset(j->wbuf + j->nwbuf, 0, wwords(s->n) * sizeof *j->wbuf);
+	j->nwbuf += wwords(s->n);
 	j->nhv += s->n;
 	if (s->n < s->nshingles)
 		j->size = s->n;
@@ -840,8 +860,10 @@ join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
 static float
 weightof(struct join *j, struct join_slot *s, unsigned k)
 {
-	if (s->w[k] == 0)
+	if (s->w[k] == 0) {
 		s->w[k] = (float)weight(j, s->d, k, s->h[k]);
+		s->dirty = 1;
+	}
 	return s->w[k];
 }
 

@@ -32,10 +32,12 @@
 
 /*
  * The sketches' hashes are spilled to a temporary file as they are added
- * (at hoff[d], counted in hashes), so that memory holds none of them:
- * they are read back in document order through windows of the file, and
- * the sketches of a pair to verify into slots, with their weights (0
- * until needed), a slot chosen by the document number.
+ * (at hoff[d], counted in 8-byte words), so that memory holds none of
+ * them, each followed by room for its weights (4 bytes each, 0 until
+ * made): they are read back in document order through windows of the
+ * file, and the sketches of a pair to verify into slots, with their
+ * weights, a slot chosen by the document number; the weights a slot made
+ * go back to the file when it is refilled.
  */
 #define JOIN_WIN	32768	/* hashes a window maps: 256 kB */
 #define JOIN_SLOTS	512	/* sketches read back for verification */
@@ -50,8 +52,9 @@ struct join_win {
 
 struct join_slot {
 	size_t d;		/* SIZE_MAX: empty */
-	uint64_t h[SK_MAXSIZE];
+	uint64_t h[SK_MAXSIZE + SK_MAXSIZE / 2];	/* and the weights as read */
 	float w[SK_MAXSIZE];
+	int dirty;		/* weights made since it was read */
 };
 
 struct join {
