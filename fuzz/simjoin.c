@@ -53,34 +53,43 @@ distinctids(const struct join *j)
 
 /* Do documents a and b share one of the JOIN_PREFIX smallest hashes of each? */
 static int
-share(const struct join *j, size_t a, size_t b)
+share(struct join *j, size_t a, size_t b)
 {
 	unsigned i, k, na = j->hn[a] < JOIN_PREFIX ? j->hn[a] : JOIN_PREFIX;
 	unsigned nb = j->hn[b] < JOIN_PREFIX ? j->hn[b] : JOIN_PREFIX;
+	struct sketch x, y;
 
+	join_sketch(j, (uint32_t)a, &x);
+	join_sketch(j, (uint32_t)b, &y);
 	for (i = 0; i < na; i++)
 		for (k = 0; k < nb; k++)
-			if (j->hv[j->hoff[a] + i] == j->hv[j->hoff[b] + k])
+			if (x.h[i] == y.h[k])
 				return 1;
 	return 0;
 }
 
 /* Whether the sketches of documents a and b are identical. */
 static int
-same(const struct join *j, size_t a, size_t b)
+same(struct join *j, size_t a, size_t b)
 {
-	return j->hn[a] == j->hn[b] && j->nsh[a] == j->nsh[b] &&
-	    memcmp(j->hv + j->hoff[a], j->hv + j->hoff[b], j->hn[a] * sizeof *j->hv) == 0;
+	struct sketch x, y;
+
+	join_sketch(j, (uint32_t)a, &x);
+	join_sketch(j, (uint32_t)b, &y);
+	return x.n == y.n && x.nshingles == y.nshingles &&
+	    memcmp(x.h, y.h, x.n * sizeof *x.h) == 0;
 }
 
 /* Does document d's sketch hold h? */
 static int
-holds(const struct join *j, size_t d, uint64_t h)
+holds(struct join *j, size_t d, uint64_t h)
 {
+	struct sketch s;
 	unsigned i;
 
-	for (i = 0; i < j->hn[d]; i++)
-		if (j->hv[j->hoff[d] + i] == h)
+	join_sketch(j, (uint32_t)d, &s);
+	for (i = 0; i < s.n; i++)
+		if (s.h[i] == h)
 			return 1;
 	return 0;
 }
@@ -97,6 +106,7 @@ checkweights(struct join *j)
 	size_t a, b, d, ndistinct = 0, df, can;
 	unsigned i;
 	uint64_t h, reach;
+	struct sketch s;
 	double x;
 	float want;
 
@@ -110,13 +120,14 @@ checkweights(struct join *j)
 	}
 	for (d = 0; d < j->ndocs; d++)
 		for (i = 0; i < j->hn[d]; i++) {
-			h = j->hv[j->hoff[d] + i];
+			join_sketch(j, (uint32_t)d, &s);
+			h = s.h[i];
 			df = can = 0;
 			for (a = 0; a < j->ndocs; a++) {
 				if (!first[a])
 					continue;
-				reach = j->hn[a] < j->nsh[a] ? j->hv[j->hoff[a] + j->hn[a] - 1] :
-				    UINT64_MAX;
+				join_sketch(j, (uint32_t)a, &s);
+				reach = s.n < s.nshingles ? s.h[s.n - 1] : UINT64_MAX;
 				can += reach >= h;
 				df += holds(j, a, h);
 			}

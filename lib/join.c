@@ -3,9 +3,13 @@
  * shared hashes, verified by an estimate of rarity-weighted Jaccard
  * similarity (join.h).
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "join_int.h"
 #include "radix.h"
@@ -14,6 +18,7 @@
 #include "uf.h"
 
 #define PASSES	16	/* count in parts of 1/16 of the hashes, by their low bits */
+#define PARTBUF	4096	/* hashes dealt to a part before they are written */
 
 struct join *
 join_new(const struct join_opt *opt)
@@ -22,6 +27,8 @@ join_new(const struct join_opt *opt)
 
 	j->opt = *opt;
 	wtab_init(&j->seen);
+	j->dk0 = sip_runkey(8);
+	j->dk1 = sip_runkey(9);
 	return j;
 }
 
@@ -40,6 +47,8 @@ seendone(struct join *j)
 void
 join_free(struct join *j)
 {
+	size_t i;
+
 	if (!j)
 		return;
 	seendone(j);
@@ -48,16 +57,161 @@ join_free(struct join *j)
 	free(j->nsh);
 	free(j->hoff);
 	free(j->hn);
-	free(j->hv);
-	free(j->shared);
+	free(j->digest);
+	if (j->spill)
+		fclose(j->spill);
+	free(j->wbuf);
+	for (i = 0; i < sizeof j->win / sizeof j->win[0]; i++)
+		if (j->win[i].map)
+			munmap(j->win[i].map, j->win[i].maplen);
+	free(j->slot);
+	free(j->sharedkey);
+	free(j->sharedn);
+	free(j->ncand);
+	free(j->runend);
+	free(j->sharedidx);
 	free(j->sharedbit);
 	free(j->post);
 	free(j->reach);
 	free(j->reachidx);
-	free(j->wv);
 	if (j->ext && j->ext->release)
 		j->ext->release(j->ext);
 	free(j);
+}
+
+/* Write n hashes at hash at of the spill file; an error ends the run. */
+static void
+spillwrite(struct join *j, const uint64_t *h, size_t n, size_t at)
+{
+	const char *p = (const char *)h;
+	size_t left = n * sizeof *h;
+	off_t off = (off_t)(at * sizeof *h);
+	ssize_t w;
+
+	if (!j->spill && !(j->spill = tmpfile()))
+		eprintf("tmpfile:");
+	for (; left > 0; p += w, left -= (size_t)w, off += w)
+		if ((w = pwrite(fileno(j->spill), p, left, off)) < 0 && errno != EINTR)
+			eprintf("temporary file:");
+		else if (w < 0)
+			w = 0;
+}
+
+/* Read n hashes at hash at of the spill file. */
+static void
+spillread(const struct join *j, uint64_t *h, size_t n, size_t at)
+{
+	char *p = (char *)h;
+	size_t left = n * sizeof *h;
+	off_t off = (off_t)(at * sizeof *h);
+	ssize_t r;
+
+	for (; left > 0; p += r, left -= (size_t)r, off += r)
+		if ((r = pread(fileno(j->spill), p, left, off)) == 0)
+			eprintf("temporary file: truncated");
+		else if (r < 0 && errno != EINTR)
+			eprintf("temporary file:");
+		else if (r < 0)
+			r = 0;
+}
+
+/* The hashes added are all in the file. */
+static void
+spillflush(struct join *j)
+{
+	if (j->nwbuf)
+		spillwrite(j, j->wbuf, j->nwbuf, j->spilled);
+	j->spilled += j->nwbuf;
+	j->nwbuf = 0;
+}
+
+/*
+ * Document d's hashes through window w, mapped anew from the page that
+ * holds them if they are not in it: valid until w is mapped again. A
+ * mapping, not a copy: the passes in order read the file as fast as
+ * memory, and only the windows' pages are resident.
+ */
+static const uint64_t *
+winget(struct join *j, struct join_win *w, size_t d)
+{
+	static const uint64_t none[1];
+	size_t at = j->hoff[d], n = j->hn[d], page = (size_t)sysconf(_SC_PAGESIZE), off;
+
+	if (n == 0)
+		return none;
+	if (!w->map || at < w->start || at + n > w->start + w->n) {
+		spillflush(j);
+		if (w->map)
+			munmap(w->map, w->maplen);
+		off = at * sizeof *w->h / page * page;
+		w->maplen = JOIN_WIN * sizeof *w->h;
+		if (w->maplen > j->spilled * sizeof *w->h - off)
+			w->maplen = j->spilled * sizeof *w->h - off;
+		w->map = mmap(NULL, w->maplen, PROT_READ, MAP_SHARED, fileno(j->spill), (off_t)off);
+		if (w->map == MAP_FAILED) {
+			w->map = NULL;
+			eprintf("temporary file: mmap:");
+		}
+		w->h = w->map;
+		w->start = off / sizeof *w->h;
+		w->n = w->maplen / sizeof *w->h;
+	}
+	w->used = ++j->winclock;
+	return w->h + (at - w->start);
+}
+
+static int
+inwin(const struct join *j, const struct join_win *w, size_t d)
+{
+	return w->map && j->hoff[d] >= w->start && j->hoff[d] + j->hn[d] <= w->start + w->n;
+}
+
+/* The words after a sketch of n hashes that keep its weights in the file. */
+static size_t
+wwords(size_t n)
+{
+	return (n + 1) / 2;
+}
+
+/*
+ * Document d's sketch read back into a slot, with the weights made so far
+ * (0 until made), unless it is there already: its own, or the next one if
+ * its own holds keep (the other document of a pair). Valid until that
+ * slot is refilled; the weights it made are written back then, so that
+ * each is made once.
+ */
+static struct join_slot *
+slotof(struct join *j, size_t d, const struct join_slot *keep)
+{
+	struct join_slot *s, *t;
+	size_t i, e;
+
+	if (!j->slot) {
+		j->slot = ereallocarray(NULL, JOIN_SLOTS, sizeof *j->slot);
+		for (i = 0; i < JOIN_SLOTS; i++) {
+			j->slot[i].d = SIZE_MAX;
+			j->slot[i].dirty = 0;
+		}
+	}
+	s = &j->slot[d % JOIN_SLOTS];
+	t = &j->slot[(d + 1) % JOIN_SLOTS];
+	if (s->d == d)
+		return s;
+	if (t->d == d)
+		return t;
+	if (s == keep)
+		s = t;
+	spillflush(j);
+	if (s->dirty) {
+		e = s->d;
+		memcpy(s->h, s->w, j->hn[e] * sizeof *s->w);
+		spillwrite(j, s->h, wwords(j->hn[e]), j->hoff[e] + j->hn[e]);
+	}
+	spillread(j, s->h, j->hn[d] + wwords(j->hn[d]), j->hoff[d]);
+	memcpy(s->w, s->h + j->hn[d], j->hn[d] * sizeof *s->w);
+	s->d = d;
+	s->dirty = 0;
+	return s;
 }
 
 /*
@@ -100,16 +254,26 @@ append(struct join *j, const struct sketch *s)
 		egrow(&j->nsh, &cap, d + 1, sizeof *j->nsh);
 		cap = j->doccap;
 		egrow(&j->hoff, &cap, d + 1, sizeof *j->hoff);
+		cap = j->doccap;
+		egrow(&j->digest, &cap, d + 1, sizeof *j->digest);
 		egrow(&j->hn, &j->doccap, d + 1, sizeof *j->hn);
 	}
 	j->idoff[d] = j->ids.n;
 	obuf_add(&j->ids, s->id, s->idlen);
 	j->nsh[d] = s->nshingles;
-	j->hoff[d] = j->nhv;
+	j->hoff[d] = j->spilled + j->nwbuf;
 	j->hn[d] = s->n;
-	/* + 1: hv is never null, even if every page is empty */
-	egrow(&j->hv, &j->hvcap, j->nhv + s->n + 1, sizeof *j->hv);
-	memcpy(j->hv + j->nhv, s->h, s->n * sizeof *j->hv);
+	j->digest[d] = siphash(j->dk0, j->dk1 ^ s->nshingles, s->h, s->n * sizeof *s->h, 1, 3,
+	    NULL);
+	if (!j->wbuf)
+		j->wbuf = ereallocarray(NULL, JOIN_WIN, sizeof *j->wbuf);
+	if (j->nwbuf + s->n + wwords(s->n) > JOIN_WIN)
+		spillflush(j);
+	memcpy(j->wbuf + j->nwbuf, s->h, s->n * sizeof *j->wbuf);
+	j->nwbuf += s->n;
+	/* room for the weights, none made: 0 */
+	memset(j->wbuf + j->nwbuf, 0, wwords(s->n) * sizeof *j->wbuf);
+	j->nwbuf += wwords(s->n);
 	j->nhv += s->n;
 	if (s->n < s->nshingles)
 		j->size = s->n;
@@ -143,12 +307,16 @@ join_getsize(const struct join *j, unsigned *size, unsigned *maxwhole)
 }
 
 void
-join_sketch(const struct join *j, uint32_t d, struct sketch *s)
+join_sketch(struct join *j, uint32_t d, struct sketch *s)
 {
+	struct join_win *w = &j->win[0];
+
+	if (!inwin(j, w, d) && (inwin(j, &j->win[1], d) || j->win[1].used < w->used))
+		w = &j->win[1];
 	s->id = join_id(j, d, &s->idlen);
 	s->nshingles = j->nsh[d];
 	s->n = j->hn[d];
-	s->h = j->hv + j->hoff[d];
+	s->h = (uint64_t *)winget(j, w, d);
 }
 
 void
@@ -216,6 +384,7 @@ replace(struct join *j)
 {
 	size_t d, kept = 0, idn = 0, hvn = 0, len;
 
+	/* the hashes stay where they are in the file: the others skip them */
 	for (d = 0; d < j->ndocs; d++) {
 		len = (d + 1 < j->ndocs ? j->idoff[d + 1] : j->ids.n) - j->idoff[d];
 		if (d < j->ncoll && wtab_find(&j->seen, j->ids.p + j->idoff[d], len) != WTAB_NONE)
@@ -223,8 +392,8 @@ replace(struct join *j)
 		memmove(j->ids.p + idn, j->ids.p + j->idoff[d], len);
 		j->idoff[kept] = idn;
 		idn += len;
-		memmove(j->hv + hvn, j->hv + j->hoff[d], j->hn[d] * sizeof *j->hv);
-		j->hoff[kept] = hvn;
+		j->hoff[kept] = j->hoff[d];
+		j->digest[kept] = j->digest[d];
 		hvn += j->hn[d];
 		j->nsh[kept] = j->nsh[d];
 		j->hn[kept] = j->hn[d];
@@ -244,21 +413,18 @@ join_end(struct join *j)
 	else
 		j->ncoll = j->ndocs;
 	seendone(j);
-	if (!j->hv)	/* no sketch at all: no arithmetic on a null pointer */
-		j->hv = ecalloc(1, sizeof *j->hv);
 }
 
-/* The first slot of h. */
-static size_t
-sharedplace(const struct join *j, uint64_t h)
+/* h rotated so that its low 4 bits (its sixteenth, countshared) come first. */
+static uint64_t
+rotated(uint64_t h)
 {
-	return (size_t)siphash13_u64(j->sharedk0, j->sharedk1, h) & j->sharedmask;
+	return h >> 4 | h << 60;
 }
 
 /*
  * h's bit in sharedbit, so that a hash no other sketch holds (most) costs
- * no search of the table: a bit set by a crafted hash only costs the
- * search.
+ * no search: a bit set by a crafted hash only costs the search.
  */
 static size_t
 sharedbit(const struct join *j, uint64_t h)
@@ -266,59 +432,74 @@ sharedbit(const struct join *j, uint64_t h)
 	return (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - j->sharedbits));
 }
 
+/* The shared hashes are all there: their filter and the buckets of their search. */
 static void
-addshared(struct join *j, uint64_t h, uint64_t n)
+sharedindex(struct join *j)
 {
-	size_t i;
+	size_t i, b, n = j->nshared, nb;
 
-	if (h == 0) {
-		j->zeroslot.n = (uint32_t)n;
-		return;
-	}
-	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
+	for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 8 * (uint64_t)n;
+	    j->sharedbits++)
 		;
-	j->shared[i].h = h;
-	j->shared[i].n = (uint32_t)n;
-	i = sharedbit(j, h);
-	j->sharedbit[i / 64] |= (uint64_t)1 << (i % 64);
+	j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
+	for (i = 0; i < n; i++) {
+		b = sharedbit(j, j->sharedkey[i] << 4 | j->sharedkey[i] >> 60);
+		j->sharedbit[b / 64] |= (uint64_t)1 << (b % 64);
+	}
+	/* about two hashes a bucket */
+	for (j->sharedidxbits = 4; j->sharedidxbits < 40 &&
+	    ((uint64_t)2 << j->sharedidxbits) < (uint64_t)n; j->sharedidxbits++)
+		;
+	nb = (size_t)1 << j->sharedidxbits;
+	j->sharedidx = ereallocarray(NULL, nb + 1, sizeof *j->sharedidx);
+	for (b = i = 0; b <= nb; b++) {
+		/* the first hash of bucket b; the last entry is past them all */
+		while (i < n && (b == nb || j->sharedkey[i] >> (64 - j->sharedidxbits) < b))
+			i++;
+		j->sharedidx[b] = i;
+	}
 }
 
-/* The slot of h, or NULL if one sketch holds it. */
-static struct join_shared *
-findshared(struct join *j, uint64_t h)
+/* The place of h among the shared hashes, or SIZE_MAX if one sketch holds it. */
+static size_t
+findshared(const struct join *j, uint64_t h)
 {
-	size_t i;
+	uint64_t r = rotated(h);
+	size_t i, b, lo;
 
-	if (h == 0)
-		return j->zeroslot.n ? &j->zeroslot : NULL;
-	if (!j->shared)
-		return NULL;
+	if (!j->nshared)
+		return SIZE_MAX;
 	i = sharedbit(j, h);
 	if (!(j->sharedbit[i / 64] >> (i % 64) & 1))
-		return NULL;
-	for (i = sharedplace(j, h); j->shared[i].h; i = (i + 1) & j->sharedmask)
-		if (j->shared[i].h == h)
-			return &j->shared[i];
-	return NULL;
+		return SIZE_MAX;
+	b = (size_t)(r >> (64 - j->sharedidxbits));
+	lo = j->sharedidx[b];
+	i = lo + radix_lowerbound64(j->sharedkey + lo, j->sharedidx[b + 1] - lo, r);
+	return i < j->sharedidx[b + 1] && j->sharedkey[i] == r ? i : SIZE_MAX;
 }
 
 static uint64_t
 count(struct join *j, size_t d, unsigned k, uint64_t h)
 {
-	struct join_shared *s;
+	size_t i;
 
 	if (j->ext)
 		return j->ext->df(j->ext->ctx, d, k, h);
-	s = findshared(j, h);
-	return s ? s->n : 1;
+	i = findshared(j, h);
+	return i != SIZE_MAX ? j->sharedn[i] : 1;
 }
 
 /* Whether the sketches of documents a and b are identical. */
 static int
-samesketch(const struct join *j, size_t a, size_t b)
+samesketch(struct join *j, size_t a, size_t b)
 {
-	return j->hn[a] == j->hn[b] && j->nsh[a] == j->nsh[b] &&
-	    memcmp(j->hv + j->hoff[a], j->hv + j->hoff[b], j->hn[a] * sizeof *j->hv) == 0;
+	struct join_slot *x, *y;
+
+	if (j->hn[a] != j->hn[b] || j->nsh[a] != j->nsh[b])
+		return 0;
+	x = slotof(j, a, NULL);
+	y = slotof(j, b, x);
+	return memcmp(x->h, y->h, j->hn[a] * sizeof *x->h) == 0;
 }
 
 /*
@@ -333,19 +514,16 @@ samesketch(const struct join *j, size_t a, size_t b)
 static size_t
 distinct(struct join *j, unsigned char *repeat)
 {
-	uint64_t *digest, k0 = sip_runkey(8), k1 = sip_runkey(9);
+	const uint64_t *digest = j->digest;
 	uint32_t *slot, e;
 	size_t d, i, cap, mask, ndistinct = 0, ndocs = j->ndocs;
 
 	for (cap = 16; cap < 2 * ndocs; cap *= 2)	/* load <= 1/2 */
 		;
 	mask = cap - 1;
-	digest = ereallocarray(NULL, ndocs ? ndocs : 1, sizeof *digest);
 	slot = ereallocarray(NULL, cap, sizeof *slot);
 	memset(slot, 0xff, cap * sizeof *slot);	/* UINT32_MAX: empty */
 	for (d = 0; d < ndocs; d++) {
-		digest[d] = siphash(k0, k1 ^ j->nsh[d], j->hv + j->hoff[d],
-		    j->hn[d] * sizeof *j->hv, 1, 3, NULL);
 		repeat[d] = 0;
 		for (i = digest[d] & mask; (e = slot[i]) != UINT32_MAX; i = (i + 1) & mask)
 			if (digest[e] == digest[d] && samesketch(j, e, d)) {
@@ -358,7 +536,6 @@ distinct(struct join *j, unsigned char *repeat)
 		}
 	}
 	free(slot);
-	free(digest);
 	return ndistinct;
 }
 
@@ -388,42 +565,60 @@ counted(const struct join *j, size_t d)
  * small: for the candidates, every sketch holding it; for the weights,
  * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
  * hashes are all the same: they carry whether the sketch is a repeat, so
- * that a run of one hash has its distinct sketches first. When half
- * of the hashes at most are counted (the candidates' only), they are
- * dealt to their parts in one pass instead of gathered in sixteen.
+ * that a run of one hash has its distinct sketches first. The hashes are
+ * dealt to their parts in one pass over the sketches: in memory when half
+ * of them at most are counted (the candidates' only), else to the spill
+ * file, after the sketches, a part read back at a time.
  */
 static void
 countshared(struct join *j, const unsigned char *repeat)
 {
-	const uint64_t *hv = j->hv;
-	uint64_t *part, *dup = NULL, *v, h;
-	size_t parts[PASSES] = { 0 }, at[PASSES], most = 0, total = 0, dupcap = 0, ndup = 0;
-	size_t n, i, k, m, cap, d;
+	struct join_win *w = &j->win[2];
+	const uint64_t *hv;
+	uint64_t *part, *v, h, *buf = NULL;
+	size_t parts[PASSES] = { 0 }, at[PASSES], start[PASSES], nbuf[PASSES] = { 0 };
+	size_t most = 0, total = 0, base, cap;
+	size_t n, i, k, m, d;
 	unsigned p;
 	int dealt;
 
 	for (d = 0; d < j->ndocs; d++)
-		for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++)
+		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++)
 			parts[hv[i] & (PASSES - 1)]++;
 	for (p = 0; p < PASSES; total += parts[p++])
 		if (parts[p] > most)
 			most = parts[p];
 	dealt = total <= j->nhv / 2;
-	/* + 1: see the gather */
+	spillflush(j);
+	base = j->spilled;
+	/* + 1: never empty */
 	part = ereallocarray(NULL, (dealt ? total : most) + 1, sizeof *part);
-	for (p = 0, n = 0; dealt && p < PASSES; n += parts[p++])
-		at[p] = n;
-	for (d = 0; dealt && d < j->ndocs; d++)
-		for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++)
-			part[at[hv[i] & (PASSES - 1)]++] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
-	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
-		n = dealt ? parts[p] : 0;
-		/* without a branch: the part of a hash is as good as random */
-		for (d = 0; !dealt && d < j->ndocs; d++)
-			for (i = j->hoff[d]; i < j->hoff[d] + counted(j, d); i++) {
-				part[n] = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
-				n += (hv[i] & (PASSES - 1)) == p;
+	if (!dealt)
+		buf = ereallocarray(NULL, PASSES * PARTBUF, sizeof *buf);
+	for (p = 0, n = 0; p < PASSES; n += parts[p++])
+		at[p] = start[p] = n;
+	for (d = 0; d < j->ndocs; d++)
+		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++) {
+			p = hv[i] & (PASSES - 1);
+			h = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
+			if (dealt) {
+				part[at[p]++] = h;
+				continue;
 			}
+			buf[p * PARTBUF + nbuf[p]++] = h;
+			if (nbuf[p] == PARTBUF) {
+				spillwrite(j, buf + p * PARTBUF, PARTBUF, base + at[p]);
+				at[p] += PARTBUF;
+				nbuf[p] = 0;
+			}
+		}
+	for (p = 0; !dealt && p < PASSES; p++)
+		spillwrite(j, buf + p * PARTBUF, nbuf[p], base + at[p]);
+	free(buf);
+	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
+		n = parts[p];
+		if (!dealt)
+			spillread(j, part, n, base + start[p]);
 		radix_sort64(v, n);
 		for (i = 0; i < n; i = k) {
 			h = v[i] & ~(uint64_t)(PASSES - 1);
@@ -433,27 +628,21 @@ countshared(struct join *j, const unsigned char *repeat)
 				;
 			if (k - i < 2)
 				continue;
-			egrow(&dup, &dupcap, ndup + 2, sizeof *dup);
-			dup[ndup++] = h | p;
-			dup[ndup++] = m - i;	/* the distinct sketches holding it */
+			/* in order: the sixteenths in turn, each sorted */
+			cap = j->sharedcap;
+			egrow(&j->sharedkey, &cap, j->nshared + 1, sizeof *j->sharedkey);
+			egrow(&j->sharedn, &j->sharedcap, j->nshared + 1, sizeof *j->sharedn);
+			j->sharedkey[j->nshared] = rotated(h | p);
+			/* the distinct sketches holding it */
+			j->sharedn[j->nshared++] = (uint32_t)(m - i);
 		}
 	}
 	free(part);
-	for (cap = 16; cap < ndup; cap *= 2)	/* ndup / 2 hashes, load <= 1/2 */
-		;
-	if (ndup) {
-		j->shared = ecalloc(cap, sizeof *j->shared);
-		j->sharedmask = cap - 1;
-		j->sharedk0 = sip_runkey(5);
-		j->sharedk1 = sip_runkey(6);
-		for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 4 * (uint64_t)ndup;
-		    j->sharedbits++)
-			;
-		j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
-		for (i = 0; i < ndup; i += 2)
-			addshared(j, dup[i], dup[i + 1]);
-	}
-	free(dup);
+	/* the parts go: the file holds the sketches again */
+	if (!dealt && j->spill && ftruncate(fileno(j->spill), (off_t)(base * sizeof *part)) < 0)
+		eprintf("temporary file:");
+	if (j->nshared)
+		sharedindex(j);
 }
 
 /* The distinct sketches' largest hashes, sorted, for the weights. */
@@ -466,7 +655,7 @@ reachsort(struct join *j, const unsigned char *repeat)
 	for (d = 0; d < j->ndocs; d++)
 		if (!repeat[d])
 			j->reach[n++] = j->hn[d] < j->nsh[d] ?
-			    j->hv[j->hoff[d] + j->hn[d] - 1] : UINT64_MAX;
+			    winget(j, &j->win[2], d)[j->hn[d] - 1] : UINT64_MAX;
 	radix_sort64(j->reach, n);
 	for (j->reachbits = 8; j->reachbits < 24 && (size_t)1 << j->reachbits < n;
 	    j->reachbits++)
@@ -487,8 +676,6 @@ join_count(struct join *j)
 	/* calloc: every sketch counts when no weight depends on the counts */
 	unsigned char *repeat = ecalloc(j->ndocs ? j->ndocs : 1, 1);
 
-	/* calloc: the pages of documents never verified are never touched */
-	j->wv = ecalloc(j->nhv ? j->nhv : 1, sizeof *j->wv);
 	if (j->ext)	/* the counts are the collection's, held elsewhere */
 		j->ndistinct = j->ext->ndistinct;
 	else
@@ -501,31 +688,31 @@ join_count(struct join *j)
 }
 
 /*
- * The candidate runs (struct join_shared): counted, each given its place
- * in post, then filled in input order.
+ * The candidate runs (struct join): counted, each given its place in
+ * post, then filled in input order.
  */
 void
 join_runs(struct join *j)
 {
-	struct join_shared *s;
-	size_t d, i, total = 0;
+	const uint64_t *h;
+	size_t d, i, s, total = 0;
 	unsigned k, n;
 
+	j->ncand = ecalloc(j->nshared + 1, sizeof *j->ncand);
+	j->runend = ereallocarray(NULL, j->nshared + 1, sizeof *j->runend);
 	for (d = 0; d < j->ndocs; d++)
-		for (k = 0, n = nprefix(j, d); k < n; k++)
-			if ((s = findshared(j, j->hv[j->hoff[d] + k])))
-				s->ncand++;
-	for (i = 0; j->shared && i <= j->sharedmask; i++) {
-		j->shared[i].end = total;	/* its start, until it is filled */
-		total += j->shared[i].ncand;
+		for (h = winget(j, &j->win[2], d), k = 0, n = nprefix(j, d); k < n; k++)
+			if ((s = findshared(j, h[k])) != SIZE_MAX)
+				j->ncand[s]++;
+	for (i = 0; i < j->nshared; i++) {
+		j->runend[i] = total;	/* its start, until it is filled */
+		total += j->ncand[i];
 	}
-	j->zeroslot.end = total;
-	total += j->zeroslot.ncand;
 	j->post = ereallocarray(NULL, total ? total : 1, sizeof *j->post);
 	for (d = 0; d < j->ndocs; d++)
-		for (k = 0, n = nprefix(j, d); k < n; k++)
-			if ((s = findshared(j, j->hv[j->hoff[d] + k])))
-				j->post[s->end++] = (uint32_t)d;
+		for (h = winget(j, &j->win[2], d), k = 0, n = nprefix(j, d); k < n; k++)
+			if ((s = findshared(j, h[k])) != SIZE_MAX)
+				j->post[j->runend[s]++] = (uint32_t)d;
 }
 
 void
@@ -604,9 +791,9 @@ cmpu32(const void *a, const void *b)
 void
 join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
 {
-	struct join_shared *s;
+	const uint64_t *h;
 	uint32_t *mark, *part = NULL, *run, other;
-	size_t partcap = 0, npart, d, i, k, lo, hi, first;
+	size_t partcap = 0, npart, d, i, k, lo, hi, first, s;
 	unsigned m, n;
 
 	/* mark[x] = d + 1: x is already a partner of d */
@@ -616,11 +803,11 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 		if (j->tick && ((d - first) & 1023) == 0)
 			j->tick(d - first, j->ndocs - first, j->tickctx);
 		npart = 0;
-		for (m = 0, n = nprefix(j, d); m < n; m++) {
-			if (!(s = findshared(j, j->hv[j->hoff[d] + m])) || s->ncand < 2)
+		for (h = winget(j, &j->win[2], d), m = 0, n = nprefix(j, d); m < n; m++) {
+			if ((s = findshared(j, h[m])) == SIZE_MAX || j->ncand[s] < 2)
 				continue;
-			run = j->post + s->end - s->ncand;
-			k = radix_lowerbound32(run, s->ncand, (uint32_t)d);
+			run = j->post + j->runend[s] - j->ncand[s];
+			k = radix_lowerbound32(run, j->ncand[s], (uint32_t)d);
 			/*
 			 * In query mode d is the later of a pair: those before it
 			 * among the first RUNMAX; else the earlier: those after it
@@ -631,7 +818,7 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 				hi = k < JOIN_RUNMAX ? k : JOIN_RUNMAX;
 			} else {
 				lo = k + 1;
-				hi = k < JOIN_RUNMAX ? s->ncand : 0;
+				hi = k < JOIN_RUNMAX ? j->ncand[s] : 0;
 			}
 			for (i = lo; i < hi; i++) {
 				other = run[i];
@@ -666,25 +853,29 @@ join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
 	j->tickctx = ctx;
 }
 
-/* The weight of document d's k-th hash, computed once (a weight is never 0). */
+/*
+ * The weight of the k-th hash of document d, in slot s: computed once
+ * while it is there (a weight is never 0).
+ */
 static float
-weightof(struct join *j, size_t d, unsigned k)
+weightof(struct join *j, struct join_slot *s, unsigned k)
 {
-	float *w = j->wv + j->hoff[d] + k;
-
-	if (*w == 0)
-		*w = (float)weight(j, d, k, j->hv[j->hoff[d] + k]);
-	return *w;
+	if (s->w[k] == 0) {
+		s->w[k] = (float)weight(j, s->d, k, s->h[k]);
+		s->dirty = 1;
+	}
+	return s->w[k];
 }
 
 const float *
 join_weights(struct join *j, size_t d)
 {
+	struct join_slot *s = slotof(j, d, NULL);
 	unsigned k;
 
 	for (k = 0; k < j->hn[d]; k++)
-		weightof(j, d, k);
-	return j->wv + j->hoff[d];
+		weightof(j, s, k);
+	return s->w;
 }
 
 /*
@@ -773,9 +964,10 @@ join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch 
  * refused. A pair not refused has every weight of its union computed.
  */
 static int
-hopeless(struct join *j, uint32_t a, uint32_t b)
+hopeless(struct join *j, struct join_slot *sa, struct join_slot *sb)
 {
-	const uint64_t *x = j->hv + j->hoff[a], *y = j->hv + j->hoff[b];
+	const uint64_t *x = sa->h, *y = sb->h;
+	size_t a = sa->d, b = sb->d;
 	unsigned i, k, u, both, lim = j->size ? j->size : UINT_MAX;
 	unsigned na = j->hn[a], nb = j->hn[b];
 	double num = 0, den = 0, w, t = j->opt.thresh;
@@ -794,12 +986,12 @@ hopeless(struct join *j, uint32_t a, uint32_t b)
 	check = !contained(&j->opt, j->nsh[a], j->nsh[b], both, u);
 	for (i = k = u = 0; u < lim && (i < na || k < nb); u++) {
 		if (k == nb || (i < na && x[i] < y[k])) {
-			den += weightof(j, a, i++);
+			den += weightof(j, sa, i++);
 		} else if (i == na || y[k] < x[i]) {
-			den += weightof(j, b, k++);
+			den += weightof(j, sb, k++);
 		} else {
-			w = weightof(j, a, i++);
-			weightof(j, b, k++);
+			w = weightof(j, sa, i++);
+			weightof(j, sb, k++);
 			den += w;
 			num += w;
 			both--;
@@ -814,15 +1006,20 @@ int
 join_similar(struct join *j, uint32_t a, uint32_t b, double *sim)
 {
 	struct join_sketch x, y;
+	struct join_slot *sa, *sb;
 
-	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize || hopeless(j, a, b))
+	if (j->nsh[a] < j->opt.minsize || j->nsh[b] < j->opt.minsize)
 		return 0;
-	x.h = j->hv + j->hoff[a];
-	x.w = j->wv + j->hoff[a];	/* the weights estimate reads: hopeless made them */
+	sa = slotof(j, a, NULL);
+	sb = slotof(j, b, sa);
+	if (hopeless(j, sa, sb))
+		return 0;
+	x.h = sa->h;
+	x.w = sa->w;	/* the weights estimate reads: hopeless made them */
 	x.n = j->hn[a];
 	x.nsh = j->nsh[a];
-	y.h = j->hv + j->hoff[b];
-	y.w = j->wv + j->hoff[b];
+	y.h = sb->h;
+	y.w = sb->w;
 	y.n = j->hn[b];
 	y.nsh = j->nsh[b];
 	return join_verify(&j->opt, j->size, &x, &y, sim);

@@ -189,8 +189,12 @@ void join_addsketch(struct join *j, const struct sketch *s);
 void join_setsize(struct join *j, unsigned size, unsigned maxwhole);
 void join_getsize(const struct join *j, unsigned *size, unsigned *maxwhole);
 
-/* Document d's sketch (its ID and hashes point into j). */
-void join_sketch(const struct join *j, uint32_t d, struct sketch *s);
+/*
+ * Document d's sketch (its ID and hashes point into j): its hashes are
+ * read back from where j spilled them, and stay valid until join_sketch
+ * has given two others.
+ */
+void join_sketch(struct join *j, uint32_t d, struct sketch *s);
 
 /* The documents loaded; the ID of document d (escaped, as in its record), *len its length. */
 size_t join_ndocs(const struct join *j);

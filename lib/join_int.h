@@ -5,6 +5,8 @@
 #ifndef JOIN_INT_H
 #define JOIN_INT_H
 
+#include <stdio.h>
+
 #include "join.h"
 #include "util.h"
 #include "wtab.h"
@@ -18,7 +20,7 @@
  * depends on how many copies of a page exist:
  *	ndistinct	the number of distinct sketches;
  *	df of a hash	the number of distinct sketches holding it
- *			(join_shared.n; 1 if it has no slot);
+ *			(sharedn; 1 if it is not among the shared);
  *	reach		the largest hash each distinct sketch could hold:
  *			its last hash if it is cut, else UINT64_MAX (a
  *			whole sketch holds every hash of its page).
@@ -29,17 +31,30 @@
  */
 
 /*
- * A hash held by more than one sketch, in an open-addressing table (h 0
- * an empty slot; the hash 0 has a slot of its own): the number of
- * distinct sketches holding it, for its weight, and where its candidate
- * run is: the documents (copies too) that hold it among their
- * JOIN_PREFIX smallest and may pair, in input order, post[end - ncand ..
- * end).
+ * The sketches' hashes are spilled to a temporary file as they are added
+ * (at hoff[d], counted in 8-byte words), so that memory holds none of
+ * them, each followed by room for its weights (4 bytes each, 0 until
+ * made): they are read back in document order through windows of the
+ * file, and the sketches of a pair to verify into slots, with their
+ * weights, a slot chosen by the document number; the weights a slot made
+ * go back to the file when it is refilled.
  */
-struct join_shared {
-	uint64_t h;
-	uint32_t n, ncand;
-	size_t end;
+#define JOIN_WIN	32768	/* hashes a window maps: 256 kB */
+#define JOIN_SLOTS	512	/* sketches read back for verification */
+
+struct join_win {
+	void *map;		/* the file's bytes mapped, maplen of them */
+	size_t maplen;
+	const uint64_t *h;
+	size_t start, n;	/* the file's hashes start .. start + n */
+	unsigned long used;	/* when last read: the older of two is refilled */
+};
+
+struct join_slot {
+	size_t d;		/* SIZE_MAX: empty */
+	uint64_t h[SK_MAXSIZE + SK_MAXSIZE / 2];	/* and the weights as read */
+	float w[SK_MAXSIZE];
+	int dirty;		/* weights made since it was read */
 };
 
 struct join {
@@ -52,12 +67,21 @@ struct join {
 	struct obuf ids;	/* their IDs, back to back */
 	size_t *idoff;
 	uint64_t *nsh;		/* distinct shingles */
-	size_t *hoff;		/* where its hashes start in hv */
+	size_t *hoff;		/* where its hashes start in the spill file */
 	unsigned *hn;
-	uint64_t *hv;		/* the hashes of all sketches */
-	size_t ndocs, doccap, nhv, hvcap, ncoll;
+	uint64_t *digest;	/* of its sketch, for the identical ones (join_count) */
+	size_t ndocs, doccap, nhv, ncoll;	/* nhv: the hashes of all sketches */
 	unsigned size;		/* the sketches' size, from a cut one; 0 if none */
 	unsigned maxwhole;	/* the most hashes of a whole sketch */
+
+	/* The hashes, in the spill file, and what is read back of them. */
+	FILE *spill;
+	uint64_t *wbuf;		/* the hashes not written yet, at spilled */
+	size_t spilled, nwbuf;
+	uint64_t dk0, dk1;	/* the digests' key */
+	struct join_win win[3];	/* 0, 1: join_sketch; 2: the passes in order */
+	unsigned long winclock;
+	struct join_slot *slot;
 
 	/*
 	 * The IDs of the input being read (the collection, or the
@@ -68,10 +92,20 @@ struct join {
 	uintmax_t *seenline;
 	size_t seencap;
 
-	/* Shared hashes, placed by SipHash under a key drawn for the run. */
-	struct join_shared *shared, zeroslot;
-	size_t sharedmask;
-	uint64_t sharedk0, sharedk1;
+	/*
+	 * The hashes held by more than one sketch, sorted by their low 4
+	 * bits, then the others (sharedkey: the hash rotated so), with no
+	 * slot to spare: the number of distinct sketches holding each,
+	 * for its weight, and where its candidate run is: the documents
+	 * (copies too) that hold it among their JOIN_PREFIX smallest and
+	 * may pair, in input order, post[runend - ncand .. runend). A
+	 * search is in the bucket of the key's top sharedidxbits bits.
+	 */
+	uint64_t *sharedkey;
+	uint32_t *sharedn, *ncand;
+	size_t *runend, nshared, sharedcap;
+	size_t *sharedidx;
+	unsigned sharedidxbits;
 	uint64_t *sharedbit;	/* a bit for each shared hash, by its own bits: most are not */
 	unsigned sharedbits;	/* 2^sharedbits bits, about 8 a hash */
 	uint32_t *post;		/* the candidate runs */
@@ -79,11 +113,13 @@ struct join {
 	uint64_t *reach;	/* each distinct sketch's largest hash it could hold, sorted */
 	uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
 	unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
-	float *wv;		/* the weights of hv, 0 until a document's are needed */
 	const struct join_df *ext;	/* the counts, from elsewhere (join_setdf) */
 };
 
-/* The weights of document d's hashes, computed once. */
+/*
+ * The weights of document d's hashes, valid until the next sketch is
+ * read back for verification (join_similar, join_pairs, join_weights).
+ */
 const float *join_weights(struct join *j, size_t d);
 
 #endif

@@ -683,8 +683,10 @@ plan(struct plan *pl, struct skidx *x, struct join *b, int counts)
 			set.dg[d] = digest(k0, k1, &s);
 			for (i = set.dg[d] & set.mask; (e = set.slot[i]) != UINT32_MAX;
 			    i = (i + 1) & set.mask) {
+				if (set.dg[e] != set.dg[d])
+					continue;
 				join_sketch(b, e, &t);
-				if (set.dg[e] == set.dg[d] && samesketch(&s, &t))
+				if (samesketch(&s, &t))
 					break;
 			}
 			if (e != UINT32_MAX)
