@@ -88,8 +88,8 @@ spillwrite(struct join *j, const uint64_t *h, size_t n, size_t at)
 	off_t off = (off_t)(at * sizeof *h);
 	ssize_t w;
 
-	if (!j->spill && !(j->spill = tmpfile()))
-		eprintf("tmpfile:");
+	if (!j->spill)
+		j->spill = etmpfile();
 	for (; left > 0; p += w, left -= (size_t)w, off += w)
 		if ((w = pwrite(fileno(j->spill), p, left, off)) < 0 && errno != EINTR)
 			eprintf("temporary file:");

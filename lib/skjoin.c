@@ -720,10 +720,10 @@ static void
 holdadd(struct holders *hd, uint32_t d)
 {
 	if (hd->n == SPILL) {
-		if (!hd->spill && !(hd->spill = tmpfile()))
-			eprintf("tmpfile:");
+		if (!hd->spill)
+			hd->spill = etmpfile();
 		if (fwrite(hd->d, sizeof *hd->d, hd->n, hd->spill) != hd->n)
-			eprintf("tmpfile:");
+			eprintf("scratch file:");
 		hd->nspilled += hd->n;
 		hd->n = 0;
 	}

@@ -405,6 +405,29 @@ afile_close(struct afile *a, int abort)
 	return ret;
 }
 
+FILE *
+etmpfile(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	size_t n;
+	FILE *fp;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	n = strlen(dir) + sizeof "/simtool.XXXXXX";
+	path = emalloc(n);
+	snprintf(path, n, "%s/simtool.XXXXXX", dir);
+	if ((fd = abovestd(mkstemp(path))) < 0)
+		eprintf("%s: scratch file:", escname(dir));
+	unlink(path);
+	free(path);
+	if (!(fp = fdopen(fd, "w+")))
+		eprintf("%s: scratch file:", escname(dir));
+	return fp;
+}
+
 void
 setupstdout(void)
 {

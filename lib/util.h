@@ -98,6 +98,13 @@ struct afile {
 FILE *afile_open(struct afile *a, const char *path);
 int afile_close(struct afile *a, int abort);
 
+/*
+ * A scratch file, read and written, already unlinked: in TMPDIR (else
+ * /tmp), unlike tmpfile(3), so that a user can put it on a large disk.
+ * An error ends the program.
+ */
+FILE *etmpfile(void);
+
 /* Give stdout a large buffer; call before the first write. */
 void setupstdout(void);
 

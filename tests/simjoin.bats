@@ -490,3 +490,9 @@ rssbound() {
 	printf 'a\t2\t0000000000000001 0000000000000002\r\r\n' >twocr
 	check 1 '' 'simjoin: twocr:1: bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)\n' simjoin twocr
 }
+
+@test "simjoin: the temporary file of the sketches is made in TMPDIR" {
+	mkdir scratch
+	TMPDIR=$PWD/scratch check 0 'A\tB\t0.8095\n' '' simjoin w.sk
+	TMPDIR=$PWD/none check 1 '' 'simjoin: '"$PWD"'/none: scratch file: No such file or directory\n' simjoin w.sk
+}
