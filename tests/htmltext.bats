@@ -277,6 +277,15 @@ conftext='The configuration is read once, at start, from the file named on the c
 	check 0 'p1\tTools\\n\\n'"$pt$pt$pt"'apt\\t2.6.1\\tpackage manager\\n\\ndpkg\\t1.21.22\\tpackage manager\\n\\n'"${pt%??????}"'\n' '' htmltext in
 }
 
+@test "htmltext: an <a> without href is an anchor, not a link: its heading and table stay" {
+	p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
+	pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
+	r='<tr><td><a href="/p/apt">apt</a></td><td><a href="/pop">V:900</a></td><td>package manager for the command line</td></tr>'
+	rt='apt\\tV:900\\tpackage manager for the command line\\n\\n'
+	rec "<div class=\"navheader\"><a href=\"/\">Home</a></div><div class=\"chapter\"><h2 class=\"title\"><a id=\"_tools\"/>2.1. Tools</h2>$p$p$p<div class=\"table\"><a id=\"listoftools\"/><p class=\"title\"><strong>Table 2.1. List of tools</strong></p><div class=\"table-contents\"><table>$r$r</table></div></div>$p</div>" >in
+	check 0 'p1\t2.1. Tools\\n\\n'"$pt$pt$pt"'Table 2.1. List of tools\\n\\n'"$rt$rt${pt%??????}"'\n' '' htmltext in
+}
+
 @test "htmltext: javadoc: the declared main content and its lists of members stay" {
 	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
 	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
