@@ -33,7 +33,7 @@ struct xs {
 	uint32_t olen, ollen, ocommas;	/* text of its own paragraph */
 	uint32_t np, nli, nimg, ninput, nemb;
 	uint32_t good;			/* text of its paragraphs with few links */
-	uint32_t blink;			/* link text of its paragraphs that are mostly links */
+	uint32_t blink;			/* link text of its paragraphs (not cells) that are mostly links */
 	float score;
 	uint8_t cand;
 };
@@ -240,7 +240,8 @@ stats(struct html *h, struct xs *x, int flags)
 			/* its own paragraph is complete: its text follows it */
 			if (xi->olen >= 25 && xi->ollen * 10 < xi->olen * 3)
 				xi->good += xi->olen - xi->ollen;
-			if (xi->ollen * 2 >= xi->olen)
+			/* a cell of links is a column of its table, which goes by its links */
+			if (xi->ollen * 2 >= xi->olen && !(html_tagprops[t] & TP_CELL))
 				xi->blink += xi->ollen;
 		}
 		addstats(&X(nd->parent), xi);

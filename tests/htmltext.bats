@@ -286,6 +286,15 @@ conftext='The configuration is read once, at start, from the file named on the c
 	check 0 'p1\t2.1. Tools\\n\\n'"$pt$pt$pt"'Table 2.1. List of tools\\n\\n'"$rt$rt${pt%??????}"'\n' '' htmltext in
 }
 
+@test "htmltext: a table of links and text wrapped in a div goes by its links, as a bare table" {
+	p='<p>This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.</p>'
+	pt='This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.\\n\\n'
+	r='<tr><td><a href="f.html">boxed_serialize</a></td><td>Serializes a boxed value into a node.</td></tr>'
+	rt='boxed_serialize\\tSerializes a boxed value into a node.'
+	rec "<div class=\"sidebar\"><a href=\"/\">Home</a></div><section id=\"main\"><h1>Json</h1>$p$p$p$p<h2>Functions</h2><div class=\"docblock\"><table>$r$r</table></div></section>" >in
+	check 0 'p1\tJson\\n\\n'"$pt$pt$pt$pt"'Functions\\n\\n'"$rt"'\\n\\n'"$rt"'\n' '' htmltext in
+}
+
 @test "htmltext: javadoc: the declared main content and its lists of members stay" {
 	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
 	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
