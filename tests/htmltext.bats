@@ -295,6 +295,21 @@ conftext='The configuration is read once, at start, from the file named on the c
 	check 0 'p1\tJson\\n\\n'"$pt$pt$pt$pt"'Functions\\n\\n'"$rt"'\\n\\n'"$rt"'\n' '' htmltext in
 }
 
+@test "htmltext: a few words inserted in a table of links and text do not drop the table" {
+	p='<p>This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.</p>'
+	pt='This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.\\n\\n'
+	d='Serializes a boxed value into a node of the tree, at once'
+	page() {
+		local r="<tr><td><a href=\"f.html\">boxed_serialize</a></td><td>$1.</td></tr>"
+		printf '%s' "<div class=\"sidebar\"><a href=\"/\">Home</a></div><section id=\"main\"><h1>Json</h1>$p$p$p$p<h2>Functions</h2><div class=\"docblock\"><table>$r$r</table></div></section>"
+	}
+	rec "$(page "$d")" "$(page "$d, with its type")" >in
+	out() {
+		printf 'p%d\\tJson\\\\n\\\\n%s%s%s%sFunctions\\\\n\\\\nboxed_serialize\\\\t%s.\\\\n\\\\nboxed_serialize\\\\t%s.\\n' "$1" "$pt" "$pt" "$pt" "$pt" "$2" "$2"
+	}
+	check 0 "$(out 1 "$d")$(out 2 "$d, with its type")" '' htmltext in
+}
+
 @test "htmltext: javadoc: the declared main content and its lists of members stay" {
 	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
 	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
