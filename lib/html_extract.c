@@ -27,6 +27,9 @@ enum { MINTEXT = 500 };		/* a result shorter than this tries again */
 /* An ancestor with this many times the good text takes over, below this link density. */
 #define EXPAND 2.0f
 #define EXPANDLD 0.25f
+/* An ancestor that scores this share of the best, with this many times its good text, takes over. */
+#define NEARSCORE 0.75f
+#define NEARGOOD 1.25f
 
 struct xs {
 	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
@@ -338,7 +341,12 @@ choose(const struct html *h, struct xs *x, int flags)
 			break;
 		}
 	}
-	/* a parent that scores better holds more of the article */
+	/*
+	 * A parent that scores better holds more of the article; so does an
+	 * ancestor that scores near the best with more of its good text (the
+	 * rest of the article in sections around the best): a few words
+	 * moved must not tip a choice between close scores.
+	 */
 	last = X(top).score;
 	threshold = last / 3;
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
@@ -346,7 +354,8 @@ choose(const struct html *h, struct xs *x, int flags)
 			continue;
 		if (X(a).score < threshold)
 			break;
-		if (X(a).score > last) {
+		if (X(a).score > last || (X(a).score >= NEARSCORE * X(top).score &&
+		    (float)X(a).good >= NEARGOOD * (float)X(top).good)) {
 			top = a;
 			break;
 		}

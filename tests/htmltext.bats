@@ -310,6 +310,19 @@ conftext='The configuration is read once, at start, from the file named on the c
 	check 0 "$(out 1 "$d")$(out 2 "$d, with its type")" '' htmltext in
 }
 
+@test "htmltext: an ancestor that scores near the best section, with more good text, holds the article" {
+	a='<p>The tool reads its input line by line, splits each line at its tabs, and checks, before it goes on, that the fields are what the header says.</p>'
+	at='The tool reads its input line by line, splits each line at its tabs, and checks, before it goes on, that the fields are what the header says.\\n\\n'
+	s='It writes, as it reads, one line, one record, one field, a tab, a name, a date.'
+	parts= partst=
+	for i in 1 2 3 4; do
+		parts="$parts<div class=\"part\"><h2>Part $i</h2><div class=\"par\"><p>$s</p></div></div>"
+		partst="$partst"'\\n\\nPart '"$i"'\\n\\n'"$s"
+	done
+	rec "<div class=\"menu\"><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div class=\"doc\"><div class=\"sect\"><h2>Input</h2>$a$a$a$a</div>$parts</div>" >in
+	check 0 'p1\tInput\\n\\n'"$at$at$at${at%??????}$partst"'\n' '' htmltext in
+}
+
 @test "htmltext: javadoc: the declared main content and its lists of members stay" {
 	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
 	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
