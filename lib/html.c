@@ -787,7 +787,7 @@ stylehides(const char *s, size_t n)
 	return has(v, k, "display:none") || has(v, k, "visibility:hidden");
 }
 
-enum { A_CLASS, A_ID, A_ROLE, A_HIDDEN, A_ARIAHIDDEN, A_STYLE, A_ITEMPROP, A_N };
+enum { A_CLASS, A_ID, A_ROLE, A_HIDDEN, A_ARIAHIDDEN, A_STYLE, A_ITEMPROP, A_HREF, A_N };
 
 struct attrs {
 	const char *v[A_N];	/* the value, "" when none, NULL when absent */
@@ -799,9 +799,9 @@ static void
 attrs(const char *s, const char *e, struct attrs *a)
 {
 	static const char *const names[A_N] = {
-		"class", "id", "role", "hidden", "aria-hidden", "style", "itemprop",
+		"class", "id", "role", "hidden", "aria-hidden", "style", "itemprop", "href",
 	};
-	static const unsigned char lens[A_N] = { 5, 2, 4, 6, 11, 5, 8 };
+	static const unsigned char lens[A_N] = { 5, 2, 4, 6, 11, 5, 8, 4 };
 	const char *ns, *v;
 	size_t nl, vl, k;
 
@@ -827,7 +827,7 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 	const char *v;
 	size_t k, vl, top;
 	uint32_t klass = 0;
-	int hint = 0, hidden = 0, landmark = t == T_MAIN;
+	int hint = 0, hidden = 0, landmark = t == T_MAIN, link = 0;
 
 	if (t == T_HTML || t == T_BODY || t == T_HEAD || t == T_FRAMESET)
 		return;
@@ -892,6 +892,7 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 		if (at.v[A_HIDDEN] || ((v = at.v[A_ARIAHIDDEN]) && startsci(v, at.n[A_ARIAHIDDEN], "true")) ||
 		    ((v = at.v[A_STYLE]) && stylehides(v, at.n[A_STYLE])))
 			hidden = 1;
+		link = at.v[A_HREF] != NULL;
 	}
 	if (t == T_NAV || t == T_ASIDE || t == T_FOOTER)
 		hint -= 50;
@@ -923,7 +924,8 @@ starttag(struct html *h, enum tag t, const char *as, const char *ae)
 	e->flags = (uint8_t)(h->st[top].flags & (HF_INLINK | HF_PRE | HF_HIDDEN));
 	if (hidden)
 		e->flags |= HF_HIDDEN;
-	if (t == T_A)
+	/* an <a> without href is an anchor, a place in the text: no link */
+	if (t == T_A && link)
 		e->flags |= HF_INLINK;
 	if (t == T_PRE || t == T_LISTING)
 		e->flags |= HF_PRE;

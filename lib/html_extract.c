@@ -27,13 +27,16 @@ enum { MINTEXT = 500 };		/* a result shorter than this tries again */
 /* An ancestor with this many times the good text takes over, below this link density. */
 #define EXPAND 2.0f
 #define EXPANDLD 0.25f
+/* An ancestor that scores this share of the best, with this many times its good text, takes over. */
+#define NEARSCORE 0.75f
+#define NEARGOOD 1.25f
 
 struct xs {
 	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
 	uint32_t olen, ollen, ocommas;	/* text of its own paragraph */
 	uint32_t np, nli, nimg, ninput, nemb;
 	uint32_t good;			/* text of its paragraphs with few links */
-	uint32_t blink;			/* link text of its paragraphs that are mostly links */
+	uint32_t blink;			/* link text of its paragraphs (not cells) that are mostly links */
 	float score;
 	uint8_t cand;
 };
@@ -240,7 +243,8 @@ stats(struct html *h, struct xs *x, int flags)
 			/* its own paragraph is complete: its text follows it */
 			if (xi->olen >= 25 && xi->ollen * 10 < xi->olen * 3)
 				xi->good += xi->olen - xi->ollen;
-			if (xi->ollen * 2 >= xi->olen)
+			/* a cell of links is a column of its table, which goes by its links */
+			if (xi->ollen * 2 >= xi->olen && !(html_tagprops[t] & TP_CELL))
 				xi->blink += xi->ollen;
 		}
 		addstats(&X(nd->parent), xi);
@@ -337,7 +341,12 @@ choose(const struct html *h, struct xs *x, int flags)
 			break;
 		}
 	}
-	/* a parent that scores better holds more of the article */
+	/*
+	 * A parent that scores better holds more of the article; so does an
+	 * ancestor that scores near the best with more of its good text (the
+	 * rest of the article in sections around the best): a few words
+	 * moved must not tip a choice between close scores.
+	 */
 	last = X(top).score;
 	threshold = last / 3;
 	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
@@ -345,7 +354,8 @@ choose(const struct html *h, struct xs *x, int flags)
 			continue;
 		if (X(a).score < threshold)
 			break;
-		if (X(a).score > last) {
+		if (X(a).score > last || (X(a).score >= NEARSCORE * X(top).score &&
+		    (float)X(a).good >= NEARGOOD * (float)X(top).good)) {
 			top = a;
 			break;
 		}

@@ -277,6 +277,52 @@ conftext='The configuration is read once, at start, from the file named on the c
 	check 0 'p1\tTools\\n\\n'"$pt$pt$pt"'apt\\t2.6.1\\tpackage manager\\n\\ndpkg\\t1.21.22\\tpackage manager\\n\\n'"${pt%??????}"'\n' '' htmltext in
 }
 
+@test "htmltext: an <a> without href is an anchor, not a link: its heading and table stay" {
+	p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
+	pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
+	r='<tr><td><a href="/p/apt">apt</a></td><td><a href="/pop">V:900</a></td><td>package manager for the command line</td></tr>'
+	rt='apt\\tV:900\\tpackage manager for the command line\\n\\n'
+	rec "<div class=\"navheader\"><a href=\"/\">Home</a></div><div class=\"chapter\"><h2 class=\"title\"><a id=\"_tools\"/>2.1. Tools</h2>$p$p$p<div class=\"table\"><a id=\"listoftools\"/><p class=\"title\"><strong>Table 2.1. List of tools</strong></p><div class=\"table-contents\"><table>$r$r</table></div></div>$p</div>" >in
+	check 0 'p1\t2.1. Tools\\n\\n'"$pt$pt$pt"'Table 2.1. List of tools\\n\\n'"$rt$rt${pt%??????}"'\n' '' htmltext in
+}
+
+@test "htmltext: a table of links and text wrapped in a div goes by its links, as a bare table" {
+	p='<p>This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.</p>'
+	pt='This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.\\n\\n'
+	r='<tr><td><a href="f.html">boxed_serialize</a></td><td>Serializes a boxed value into a node.</td></tr>'
+	rt='boxed_serialize\\tSerializes a boxed value into a node.'
+	rec "<div class=\"sidebar\"><a href=\"/\">Home</a></div><section id=\"main\"><h1>Json</h1>$p$p$p$p<h2>Functions</h2><div class=\"docblock\"><table>$r$r</table></div></section>" >in
+	check 0 'p1\tJson\\n\\n'"$pt$pt$pt$pt"'Functions\\n\\n'"$rt"'\\n\\n'"$rt"'\n' '' htmltext in
+}
+
+@test "htmltext: a few words inserted in a table of links and text do not drop the table" {
+	p='<p>This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.</p>'
+	pt='This library parses and writes JSON, and the functions below are those that most programs call first, with what each one does for them.\\n\\n'
+	d='Serializes a boxed value into a node of the tree, at once'
+	page() {
+		local r="<tr><td><a href=\"f.html\">boxed_serialize</a></td><td>$1.</td></tr>"
+		printf '%s' "<div class=\"sidebar\"><a href=\"/\">Home</a></div><section id=\"main\"><h1>Json</h1>$p$p$p$p<h2>Functions</h2><div class=\"docblock\"><table>$r$r</table></div></section>"
+	}
+	rec "$(page "$d")" "$(page "$d, with its type")" >in
+	out() {
+		printf 'p%d\\tJson\\\\n\\\\n%s%s%s%sFunctions\\\\n\\\\nboxed_serialize\\\\t%s.\\\\n\\\\nboxed_serialize\\\\t%s.\\n' "$1" "$pt" "$pt" "$pt" "$pt" "$2" "$2"
+	}
+	check 0 "$(out 1 "$d")$(out 2 "$d, with its type")" '' htmltext in
+}
+
+@test "htmltext: an ancestor that scores near the best section, with more good text, holds the article" {
+	a='<p>The tool reads its input line by line, splits each line at its tabs, and checks, before it goes on, that the fields are what the header says.</p>'
+	at='The tool reads its input line by line, splits each line at its tabs, and checks, before it goes on, that the fields are what the header says.\\n\\n'
+	s='It writes, as it reads, one line, one record, one field, a tab, a name, a date.'
+	parts= partst=
+	for i in 1 2 3 4; do
+		parts="$parts<div class=\"part\"><h2>Part $i</h2><div class=\"par\"><p>$s</p></div></div>"
+		partst="$partst"'\\n\\nPart '"$i"'\\n\\n'"$s"
+	done
+	rec "<div class=\"menu\"><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div class=\"doc\"><div class=\"sect\"><h2>Input</h2>$a$a$a$a</div>$parts</div>" >in
+	check 0 'p1\tInput\\n\\n'"$at$at$at${at%??????}$partst"'\n' '' htmltext in
+}
+
 @test "htmltext: javadoc: the declared main content and its lists of members stay" {
 	l='<p>If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.</p>'
 	lt='If you write custom runners, you may need to notify the framework of your progress running tests, and this class does it for you, once per run.\\n\\n'
