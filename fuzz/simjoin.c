@@ -5,7 +5,8 @@
  * verification and the pairs and clusters. OPT2: bit 0 clusters, bit 1
  * unique documents, bit 2 query mode (part 1 the queries), bits 3-5 the
  * minimum size, bit 6 threshold 0 (else 0.25), bit 7 containment 0.5;
- * OPT1 >> 4 is the rarity. The candidates must be distinct, ordered as
+ * OPT1 >> 4 is the rarity, OPT1 bits 1-2 the words the spill keeps in
+ * memory (times 32). The candidates must be distinct, ordered as
  * join.h says, and, with up to JOIN_RUNMAX documents (so that the cap on
  * a hash's run does not apply), the pairs exactly the similar pairs among
  * those that share one of the JOIN_PREFIX smallest hashes of each. IDs
@@ -286,6 +287,8 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	opt.cthresh = in.o2 & 128 ? 0.5 : -1;
 	opt.rarity = in.o1 >> 4;
 	j = join_new(&opt);
+	/* the spill file from the start, or from 32, 64 or 96 words on */
+	j->memmax = (size_t)(in.o1 & 6) * 16;
 	load(j, in.path[0]);
 	if (queries)
 		join_queries(j);

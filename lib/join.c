@@ -29,7 +29,14 @@ join_new(const struct join_opt *opt)
 	wtab_init(&j->seen);
 	j->dk0 = sip_runkey(8);
 	j->dk1 = sip_runkey(9);
+	j->memmax = JOIN_MEMMAX;
 	return j;
+}
+
+void
+join_inmemory(struct join *j)
+{
+	j->memmax = SIZE_MAX;
 }
 
 /* The IDs seen in an input are forgotten at its end. */
@@ -61,6 +68,7 @@ join_free(struct join *j)
 	if (j->spill)
 		fclose(j->spill);
 	free(j->wbuf);
+	free(j->mem);
 	for (i = 0; i < sizeof j->win / sizeof j->win[0]; i++)
 		if (j->win[i].map)
 			munmap(j->win[i].map, j->win[i].maplen);
@@ -79,6 +87,37 @@ join_free(struct join *j)
 	free(j);
 }
 
+static void spillwrite(struct join *, const uint64_t *, size_t, size_t);
+
+/* The spill file from now on, with what memory held. */
+static void
+tofile(struct join *j)
+{
+	uint64_t *mem = j->mem;
+	size_t len = j->memlen;
+
+	j->spill = etmpfile();
+	j->mem = NULL;
+	j->memlen = j->memcap = 0;
+	spillwrite(j, mem, len, 0);
+	free(mem);
+}
+
+/*
+ * Room for the words up to end, made before pointers into memory are held
+ * (memory may move as it grows).
+ */
+static void
+spillreserve(struct join *j, size_t end)
+{
+	if (j->spill)
+		return;
+	if (end > j->memmax)
+		tofile(j);
+	else if (end > j->memcap)
+		egrow(&j->mem, &j->memcap, end, sizeof *j->mem);
+}
+
 /* Write n hashes at hash at of the spill file; an error ends the run. */
 static void
 spillwrite(struct join *j, const uint64_t *h, size_t n, size_t at)
@@ -88,8 +127,18 @@ spillwrite(struct join *j, const uint64_t *h, size_t n, size_t at)
 	off_t off = (off_t)(at * sizeof *h);
 	ssize_t w;
 
+	if (!j->spill && at + n <= j->memmax) {
+		spillreserve(j, at + n);
+		if (at > j->memlen)
+			memset(j->mem + j->memlen, 0, (at - j->memlen) * sizeof *j->mem);
+		if (n)
+			memcpy(j->mem + at, h, n * sizeof *h);
+		if (at + n > j->memlen)
+			j->memlen = at + n;
+		return;
+	}
 	if (!j->spill)
-		j->spill = etmpfile();
+		tofile(j);
 	for (; left > 0; p += w, left -= (size_t)w, off += w)
 		if ((w = pwrite(fileno(j->spill), p, left, off)) < 0 && errno != EINTR)
 			eprintf("temporary file:");
@@ -106,6 +155,13 @@ spillread(const struct join *j, uint64_t *h, size_t n, size_t at)
 	off_t off = (off_t)(at * sizeof *h);
 	ssize_t r;
 
+	if (!j->spill) {
+		if (at + n > j->memlen)
+			eprintf("temporary file: truncated");
+		if (n)
+			memcpy(h, j->mem + at, n * sizeof *h);
+		return;
+	}
 	for (; left > 0; p += r, left -= (size_t)r, off += r)
 		if ((r = pread(fileno(j->spill), p, left, off)) == 0)
 			eprintf("temporary file: truncated");
@@ -139,6 +195,13 @@ winget(struct join *j, struct join_win *w, size_t d)
 
 	if (n == 0)
 		return none;
+	if (!j->spill) {
+		spillflush(j);
+		if (!j->spill) {
+			w->used = ++j->winclock;
+			return j->mem + at;
+		}
+	}
 	if (!w->map || at < w->start || at + n > w->start + w->n) {
 		spillflush(j);
 		if (w->map)
@@ -163,6 +226,8 @@ winget(struct join *j, struct join_win *w, size_t d)
 static int
 inwin(const struct join *j, const struct join_win *w, size_t d)
 {
+	if (!j->spill)
+		return 1;
 	return w->map && j->hoff[d] >= w->start && j->hoff[d] + j->hn[d] <= w->start + w->n;
 }
 
@@ -591,6 +656,8 @@ countshared(struct join *j, const unsigned char *repeat)
 	dealt = total <= j->nhv / 2;
 	spillflush(j);
 	base = j->spilled;
+	if (!dealt)
+		spillreserve(j, base + total);
 	/* + 1: never empty */
 	part = ereallocarray(NULL, (dealt ? total : most) + 1, sizeof *part);
 	if (!dealt)

@@ -51,6 +51,8 @@ int join_read(struct join *j, struct rdr *r);
 
 /* The collection is complete: the documents added from now on are queries. */
 void join_queries(struct join *j);
+/* Keep the sketches in memory whatever their number (a query's join). */
+void join_inmemory(struct join *j);
 
 /* Loading is over: the queries replace the collection's documents of their IDs. */
 void join_end(struct join *j);

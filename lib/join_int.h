@@ -40,6 +40,11 @@
  * go back to the file when it is refilled.
  */
 #define JOIN_WIN	32768	/* hashes a window maps: 256 kB */
+/*
+ * Up to JOIN_MEMMAX words the "file" is memory (no system calls); past
+ * it, what memory held goes to the file. join_inmemory lifts the limit.
+ */
+#define JOIN_MEMMAX	((size_t)1 << 20)	/* 8 MB */
 #define JOIN_SLOTS	512	/* sketches read back for verification */
 
 struct join_win {
@@ -76,6 +81,8 @@ struct join {
 
 	/* The hashes, in the spill file, and what is read back of them. */
 	FILE *spill;
+	uint64_t *mem;		/* the file's words while there is none */
+	size_t memlen, memcap, memmax;
 	uint64_t *wbuf;		/* the hashes not written yet, at spilled */
 	size_t spilled, nwbuf;
 	uint64_t dk0, dk1;	/* the digests' key */

@@ -982,7 +982,9 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	q->pl.sel = sel;	/* the numbers of the kept documents in j, for cdf */
 	q->pl.nsel = nsel;
 	boundtable(&q->pl, nsel + join_ndocs(b));
+	/* the batch and its candidates only: memory spares the file's calls */
 	j = join_new(opt);
+	join_inmemory(j);
 	join_getsize(b, &size, &maxwhole);
 	for (d = 0; d < nsel; d++) {
 		if (getdoc(x, sel[d], &s) < 0) {

@@ -414,9 +414,9 @@ need_rss() {
 }
 
 # rssbound DOCS HASHES IDBYTES: simjoin(1)'s bound on memory, in kB: 34
-# bytes a hash, 200 bytes a document, the IDs twice and 8 MB.
+# bytes a hash, 200 bytes a document, the IDs twice and 16 MB.
 rssbound() {
-	echo $(((8388608 + 34 * $2 + 200 * $1 + 2 * $3) / 1024))
+	echo $(((16777216 + 34 * $2 + 200 * $1 + 2 * $3) / 1024))
 }
 
 # Every pair of a sixteenth of the hashes was gathered before duplicates
@@ -439,7 +439,7 @@ rssbound() {
 # generated sketches of 128 hashes, a tenth of them edited copies, took
 # 73 MB (2.4 kB a document); spilled to a file, 15 MB. The bound is
 # simjoin(1)'s for sketches of 128 hashes of which at most 16 are shared:
-# under 1 kB a document besides the IDs, and 8 MB.
+# under 1 kB a document besides the IDs, and 16 MB.
 @test "simjoin: 30,000 sketches of 128 hashes take under 1 kB a document" {
 	need_rss
 	gensketch -s 1 30000 >gen.sk
@@ -448,7 +448,7 @@ rssbound() {
 	[ "$stderr" = "" ]
 	[ "$(wc -l <pairs)" -eq 3623 ]
 	[ "$(head -n 1 pairs)" = "d0	d2	0.8484" ]
-	[ "$(cat rss)" -le $(((8388608 + 1000 * 30000 + 2 * $(cut -f 1 gen.sk | wc -c)) / 1024)) ]
+	[ "$(cat rss)" -le $(((16777216 + 1000 * 30000 + 2 * $(cut -f 1 gen.sk | wc -c)) / 1024)) ]
 }
 
 # Forged sketches whose 32 candidate hashes are all in one sixteenth
@@ -491,8 +491,17 @@ rssbound() {
 	check 1 '' 'simjoin: twocr:1: bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)\n' simjoin twocr
 }
 
-@test "simjoin: the temporary file of the sketches is made in TMPDIR" {
+@test "simjoin: past 8 MB of hashes, the temporary file is made in TMPDIR" {
+	# 6,000 sketches of 128 hashes and their weights: 9.2 MB
+	gensketch -s 1 6000 >gen.sk
+	simjoin gen.sk >want
 	mkdir scratch
-	TMPDIR=$PWD/scratch check 0 'A\tB\t0.8095\n' '' simjoin w.sk
-	TMPDIR=$PWD/none check 1 '' 'simjoin: '"$PWD"'/none: scratch file: No such file or directory\n' simjoin w.sk
+	TMPDIR=$PWD/scratch run --separate-stderr simjoin gen.sk
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(cat want)" ]
+	[ "$(wc -l <want)" -gt 600 ]
+	TMPDIR=$PWD/none check 1 '' 'simjoin: '"$PWD"'/none: scratch file: No such file or directory\n' simjoin gen.sk
+	# under 8 MB, none
+	TMPDIR=$PWD/none check 0 'A\tB\t0.8095\n' '' simjoin w.sk
 }
