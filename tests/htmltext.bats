@@ -263,6 +263,9 @@ intro='<p>This guide says how the program writes its reports, why it writes them
 introtext='This guide says how the program writes its reports, why it writes them where it does, and what a user can change in them, with examples.'
 conf='<p>The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.</p>'
 conftext='The configuration is read once, at start, from the file named on the command line, and each setting is checked before the first run.\\n\\n'
+# a paragraph of the tables-of-packages tests, and its text
+p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
+pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
 
 @test "htmltext: class and id hints are whole tokens; heading slugs carry none" {
 	rec "<div class=\"menu\"><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div class=\"document\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"generating-reports\"><h2>Generating reports</h2><p>Reports are written once a day, after the nightly run, to the spool.</p></section><section id=\"the-tools-organization\"><h2>Tools</h2><p>Each tool is one file, with its options, a worker, and a usage line.</p></section><div class=\"unavailable\"><p>Some features are unavailable, and expectations differ.</p></div></div><div class=\"footer\">Copyright 2026</div>" >in
@@ -271,15 +274,11 @@ conftext='The configuration is read once, at start, from the file named on the c
 }
 
 @test "htmltext: a table of packages (cells of links beside text) is not navigation" {
-	p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
-	pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
 	rec "<div class=\"nav\"><a href=\"/\">Home</a></div><div class=\"content\"><h1>Tools</h1>$p$p$p<table><tr><td><a href=\"/p/apt\">apt</a></td><td><a href=\"/v\">2.6.1</a></td><td>package manager</td></tr><tr><td><a href=\"/p/dpkg\">dpkg</a></td><td><a href=\"/v\">1.21.22</a></td><td>package manager</td></tr></table>$p</div>" >in
 	check 0 'p1\tTools\\n\\n'"$pt$pt$pt"'apt\\t2.6.1\\tpackage manager\\n\\ndpkg\\t1.21.22\\tpackage manager\\n\\n'"${pt%??????}"'\n' '' htmltext in
 }
 
 @test "htmltext: an <a> without href is an anchor, not a link: its heading and table stay" {
-	p='<p>Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.</p>'
-	pt='Debian ships many tools for this, and the ones below are those that most users install first, with what each one does for them.\\n\\n'
 	r='<tr><td><a href="/p/apt">apt</a></td><td><a href="/pop">V:900</a></td><td>package manager for the command line</td></tr>'
 	rt='apt\\tV:900\\tpackage manager for the command line\\n\\n'
 	rec "<div class=\"navheader\"><a href=\"/\">Home</a></div><div class=\"chapter\"><h2 class=\"title\"><a id=\"_tools\"/>2.1. Tools</h2>$p$p$p<div class=\"table\"><a id=\"listoftools\"/><p class=\"title\"><strong>Table 2.1. List of tools</strong></p><div class=\"table-contents\"><table>$r$r</table></div></div>$p</div>" >in
