@@ -188,16 +188,21 @@ def jaccard(a, b):
 EDITS = [("replace", 3), ("delete", 5), ("insert", 5), ("replace", 8), ("reorder", 0)]
 
 
+def rotate3(doc, ps, rng):
+    """Rotate three of the paragraphs ps (matches in doc), chosen by rng."""
+    k = sorted(rng.sample(range(len(ps)), 3))
+    body = [ps[i].group(0) for i in k]
+    body = body[1:] + body[:1]
+    for i, b in sorted(zip(k, body), reverse=True):
+        doc = doc[:ps[i].start()] + b + doc[ps[i].end():]
+    return doc
+
+
 def edit(doc, how, pct, rng):
     if how == "reorder":
         ps = list(re.finditer(r"<p\b[^>]*>.*?</p>", doc, re.S))
         if len(ps) >= 4:
-            k = sorted(rng.sample(range(len(ps)), 3))
-            body = [ps[i].group(0) for i in k]
-            body = body[1:] + body[:1]
-            for i, b in sorted(zip(k, body), reverse=True):
-                doc = doc[:ps[i].start()] + b + doc[ps[i].end():]
-            return doc
+            return rotate3(doc, ps, rng)
         how, pct = "replace", 5
     parts = re.split(r"(<[^>]*>)", doc)
     vocab, skip = [], False

@@ -30,9 +30,9 @@ group = sys.argv[3] if len(sys.argv) > 3 else "TUNE"
 NR = int(os.environ.get("NR", "3"))
 NI = int(os.environ.get("NI", "1"))
 
-# mkheldout.py's edit() and its tokens, without running its main()
+# mkheldout.py's edit(), rotate3() and its tokens, without running its main()
 tree = ast.parse(open(os.path.join(here, "mkheldout.py")).read())
-keep = [n for n in tree.body if (isinstance(n, ast.FunctionDef) and n.name == "edit") or
+keep = [n for n in tree.body if (isinstance(n, ast.FunctionDef) and n.name in ("edit", "rotate3")) or
         (isinstance(n, ast.Assign) and any(getattr(t, "id", "") in ("CJK", "TOKEN") for t in n.targets))]
 mk = {"re": re}
 exec(compile(ast.Module(body=keep, type_ignores=[]), "mkheldout.py", "exec"), mk)
@@ -75,12 +75,7 @@ def rotate(doc, gold, rng):
             ps.append(m)
     if len(ps) < 4:
         return None
-    k = sorted(rng.sample(range(len(ps)), 3))
-    body = [ps[i].group(0) for i in k]
-    body = body[1:] + body[:1]
-    for i, b in sorted(zip(k, body), reverse=True):
-        doc = doc[:ps[i].start()] + b + doc[ps[i].end():]
-    return doc
+    return mk["rotate3"](doc, ps, rng)
 
 
 def tokens(s):
