@@ -17,6 +17,8 @@
 #include "sketch.h"
 #include "uf.h"
 
+#define JOIN_SCREEN	((size_t)1 << 19)	/* pairs screened at once: 8 MB */
+#define JOIN_BLOCK	((size_t)1 << 20)	/* words of the file read at once: 8 MB */
 #define PASSES	16	/* count in parts of 1/16 of the hashes, by their low bits */
 #define PARTBUF	4096	/* hashes dealt to a part before they are written */
 
@@ -73,6 +75,8 @@ join_free(struct join *j)
 		if (j->win[i].map)
 			munmap(j->win[i].map, j->win[i].maplen);
 	free(j->slot);
+	free(j->held);
+	free(j->blk);
 	free(j->sharedkey);
 	free(j->sharedn);
 	free(j->ncand);
@@ -94,9 +98,13 @@ static void
 tofile(struct join *j)
 {
 	uint64_t *mem = j->mem;
-	size_t len = j->memlen;
+	size_t len = j->memlen, i;
 
 	j->spill = etmpfile();
+	/* the slots that point into memory are refilled from the file */
+	for (i = 0; j->slot && i < JOIN_SLOTS; i++)
+		if (j->slot[i].h != j->slot[i].hbuf)
+			j->slot[i].d = SIZE_MAX;
 	j->mem = NULL;
 	j->memlen = j->memcap = 0;
 	spillwrite(j, mem, len, 0);
@@ -243,8 +251,35 @@ wwords(size_t n)
  * (0 until made), unless it is there already: its own, or the next one if
  * its own holds keep (the other document of a pair). Valid until that
  * slot is refilled; the weights it made are written back then, so that
- * each is made once.
+ * each is made once. While the "file" is memory a slot points into it:
+ * nothing is copied, and the weights are made in place.
  */
+/* Whether document d's words are in memory: all of them, or its block's. */
+static int
+inmem(const struct join *j, size_t d)
+{
+	return !j->spill || (j->hoff[d] >= j->blkstart &&
+	    j->hoff[d] + j->hn[d] + wwords(j->hn[d]) <= j->blkstart + j->blklen);
+}
+
+/* Slot s pointed at its sketch in memory (inmem). */
+static void
+alias(const struct join *j, struct join_slot *s)
+{
+	size_t d = s->d;
+	uint64_t *p;
+
+	if (j->spill) {
+		p = j->blk + (j->hoff[d] - j->blkstart);
+	} else {
+		if (j->hoff[d] + j->hn[d] + wwords(j->hn[d]) > j->memlen)
+			eprintf("temporary file: truncated");
+		p = j->mem + j->hoff[d];
+	}
+	s->h = p;
+	s->w = (float *)(p + j->hn[d]);
+}
+
 static struct join_slot *
 slotof(struct join *j, size_t d, const struct join_slot *keep)
 {
@@ -255,27 +290,39 @@ slotof(struct join *j, size_t d, const struct join_slot *keep)
 		j->slot = ereallocarray(NULL, JOIN_SLOTS, sizeof *j->slot);
 		for (i = 0; i < JOIN_SLOTS; i++) {
 			j->slot[i].d = SIZE_MAX;
+			j->slot[i].h = j->slot[i].hbuf;
+			j->slot[i].w = j->slot[i].wbuf;
 			j->slot[i].dirty = 0;
 		}
 	}
+	/* first, so that memory does not move under the slot of a pair's other */
+	spillflush(j);
 	s = &j->slot[d % JOIN_SLOTS];
 	t = &j->slot[(d + 1) % JOIN_SLOTS];
-	if (s->d == d)
-		return s;
 	if (t->d == d)
-		return t;
+		s = t;
+	if (s->d == d) {
+		if (s->h != s->hbuf)	/* memory may have moved */
+			alias(j, s);
+		return s;
+	}
 	if (s == keep)
 		s = t;
-	spillflush(j);
 	if (s->dirty) {
 		e = s->d;
-		memcpy(s->h, s->w, j->hn[e] * sizeof *s->w);
-		spillwrite(j, s->h, wwords(j->hn[e]), j->hoff[e] + j->hn[e]);
+		memcpy(s->hbuf, s->wbuf, j->hn[e] * sizeof *s->wbuf);
+		spillwrite(j, s->hbuf, wwords(j->hn[e]), j->hoff[e] + j->hn[e]);
 	}
-	spillread(j, s->h, j->hn[d] + wwords(j->hn[d]), j->hoff[d]);
-	memcpy(s->w, s->h + j->hn[d], j->hn[d] * sizeof *s->w);
 	s->d = d;
 	s->dirty = 0;
+	if (inmem(j, d)) {
+		alias(j, s);
+		return s;
+	}
+	spillread(j, s->hbuf, j->hn[d] + wwords(j->hn[d]), j->hoff[d]);
+	memcpy(s->wbuf, s->hbuf + j->hn[d], j->hn[d] * sizeof *s->wbuf);
+	s->h = s->hbuf;
+	s->w = s->wbuf;
 	return s;
 }
 
@@ -851,55 +898,67 @@ cmpu32(const void *a, const void *b)
 }
 
 /*
- * The pairs are made a document at a time (its partners, from the
- * candidate runs of its hashes, made distinct by a mark and sorted), so
- * that memory holds one document's partners, never all the pairs.
+ * Document d's partners, from the candidate runs of its hashes, made
+ * distinct by a mark (mark[x] = d + 1: x is already one) and sorted, in
+ * *part; returns how many.
+ */
+static size_t
+partners(struct join *j, size_t d, uint32_t *mark, uint32_t **part, size_t *partcap)
+{
+	const uint64_t *h;
+	uint32_t *run, other;
+	size_t npart = 0, i, k, lo, hi, s;
+	unsigned m, n;
+
+	for (h = winget(j, &j->win[2], d), m = 0, n = nprefix(j, d); m < n; m++) {
+		if ((s = findshared(j, h[m])) == SIZE_MAX || j->ncand[s] < 2)
+			continue;
+		run = j->post + j->runend[s] - j->ncand[s];
+		k = radix_lowerbound32(run, j->ncand[s], (uint32_t)d);
+		/*
+		 * In query mode d is the later of a pair: those before it
+		 * among the first RUNMAX; else the earlier: those after it
+		 * if it is among the first RUNMAX.
+		 */
+		if (j->queries) {
+			lo = 0;
+			hi = k < JOIN_RUNMAX ? k : JOIN_RUNMAX;
+		} else {
+			lo = k + 1;
+			hi = k < JOIN_RUNMAX ? j->ncand[s] : 0;
+		}
+		for (i = lo; i < hi; i++) {
+			other = run[i];
+			if (mark[other] == d + 1)
+				continue;
+			mark[other] = (uint32_t)(d + 1);
+			egrow(part, partcap, npart + 1, sizeof **part);
+			(*part)[npart++] = other;
+		}
+	}
+	for (i = 1; i < npart && (*part)[i - 1] < (*part)[i]; i++)
+		;
+	if (i < npart)
+		qsort(*part, npart, sizeof **part, cmpu32);
+	return npart;
+}
+
+/*
+ * The pairs are made a document at a time, so that memory holds one
+ * document's partners, never all the pairs.
  */
 void
 join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
 {
-	const uint64_t *h;
-	uint32_t *mark, *part = NULL, *run, other;
-	size_t partcap = 0, npart, d, i, k, lo, hi, first, s;
-	unsigned m, n;
+	uint32_t *mark, *part = NULL;
+	size_t partcap = 0, npart, d, i, first;
 
-	/* mark[x] = d + 1: x is already a partner of d */
 	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
 	first = j->queries ? j->ncoll : 0;
 	for (d = first; d < j->ndocs; d++) {
 		if (j->tick && ((d - first) & 1023) == 0)
 			j->tick(d - first, j->ndocs - first, j->tickctx);
-		npart = 0;
-		for (h = winget(j, &j->win[2], d), m = 0, n = nprefix(j, d); m < n; m++) {
-			if ((s = findshared(j, h[m])) == SIZE_MAX || j->ncand[s] < 2)
-				continue;
-			run = j->post + j->runend[s] - j->ncand[s];
-			k = radix_lowerbound32(run, j->ncand[s], (uint32_t)d);
-			/*
-			 * In query mode d is the later of a pair: those before it
-			 * among the first RUNMAX; else the earlier: those after it
-			 * if it is among the first RUNMAX.
-			 */
-			if (j->queries) {
-				lo = 0;
-				hi = k < JOIN_RUNMAX ? k : JOIN_RUNMAX;
-			} else {
-				lo = k + 1;
-				hi = k < JOIN_RUNMAX ? j->ncand[s] : 0;
-			}
-			for (i = lo; i < hi; i++) {
-				other = run[i];
-				if (mark[other] == d + 1)
-					continue;
-				mark[other] = (uint32_t)(d + 1);
-				egrow(&part, &partcap, npart + 1, sizeof *part);
-				part[npart++] = other;
-			}
-		}
-		for (i = 1; i < npart && part[i - 1] < part[i]; i++)
-			;
-		if (i < npart)
-			qsort(part, npart, sizeof *part, cmpu32);
+		npart = partners(j, d, mark, &part, &partcap);
 		for (i = 0; i < npart; i++) {
 			if (j->queries)
 				visit(part[i], (uint32_t)d, ctx);
@@ -929,7 +988,10 @@ weightof(struct join *j, struct join_slot *s, unsigned k)
 {
 	if (s->w[k] == 0) {
 		s->w[k] = (float)weight(j, s->d, k, s->h[k]);
-		s->dirty = 1;
+		if (s->w == s->wbuf)
+			s->dirty = 1;
+		else
+			j->blkdirty = 1;
 	}
 	return s->w[k];
 }
@@ -1020,6 +1082,87 @@ join_verify(const struct join_opt *opt, unsigned size, const struct join_sketch 
 	return contained(opt, a->nsh, b->nsh, both, u);
 }
 
+static size_t
+heldslot(const struct join_held *t, uint64_t h)
+{
+	return (size_t)(h * t->key >> (64 - JOIN_HELDBITS));
+}
+
+static size_t
+filterbit(const struct join_held *t, uint64_t h)
+{
+	return (size_t)(h * t->key >> (64 - JOIN_HELDBITS - JOIN_FILTERBITS) &
+	    (((size_t)1 << JOIN_FILTERBITS) - 1));
+}
+
+/* The table of s's hashes, made unless it is the one held. */
+static const struct join_held *
+held(struct join *j, const struct join_slot *s)
+{
+	struct join_held *t = j->held;
+	size_t i, mask = ((size_t)1 << JOIN_HELDBITS) - 1;
+	unsigned k;
+
+	if (!t) {
+		t = j->held = emalloc(sizeof *t);
+		t->d = SIZE_MAX;
+		t->key = j->dk0 | 1;
+	}
+	if (t->d == s->d)
+		return t;
+	memset(t->at, 0, sizeof t->at);
+	memset(t->filter, 0, sizeof t->filter);
+	for (k = 0; k < j->hn[s->d]; k++) {
+		i = filterbit(t, s->h[k]);
+		t->filter[i / 64] |= (uint64_t)1 << i % 64;
+		for (i = heldslot(t, s->h[k]); t->at[i]; i = (i + 1) & mask)
+			;
+		t->at[i] = (uint16_t)(k + 1);
+	}
+	t->d = s->d;
+	return t;
+}
+
+/* How many of s's hashes the held table's sketch, t's, holds. */
+static unsigned
+heldcount(const struct join *j, const struct join_slot *s, const struct join_held *t,
+    const uint64_t *th)
+{
+	size_t i, mask = ((size_t)1 << JOIN_HELDBITS) - 1;
+	unsigned k, n = 0;
+
+	for (k = 0; k < j->hn[s->d]; k++) {
+		i = filterbit(t, s->h[k]);
+		if (!(t->filter[i / 64] >> i % 64 & 1))
+			continue;
+		for (i = heldslot(t, s->h[k]); t->at[i]; i = (i + 1) & mask)
+			if (th[t->at[i] - 1] == s->h[k]) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+/*
+ * How many hashes both sketches hold, looked up in the table of the one
+ * the pairs in turn have in common: the table's, else b if it is the
+ * last pair's b, else a.
+ */
+static unsigned
+sharedbound(struct join *j, const struct join_slot *sa, const struct join_slot *sb)
+{
+	const struct join_slot *in = sa, *of = sb;
+	size_t hd = j->held ? j->held->d : SIZE_MAX;
+
+	if (hd == sb->d || (hd != sa->d && sb->d == j->lastb)) {
+		in = sb;
+		of = sa;
+	}
+	j->lastb = sb->d;
+	return heldcount(j, of, held(j, in), in->h);
+}
+
 /*
  * Whether the pair of documents a and b cannot be reported, found with
  * as few weights as can be: most candidates share a common hash or two
@@ -1038,19 +1181,29 @@ hopeless(struct join *j, struct join_slot *sa, struct join_slot *sb)
 	unsigned i, k, u, both, lim = j->size ? j->size : UINT_MAX;
 	unsigned na = j->hn[a], nb = j->hn[b];
 	double num = 0, den = 0, w, t = j->opt.thresh;
-	int check;
+	int check = 1;
 
-	for (i = k = u = both = 0; u < lim && i < na && k < nb; u++) {
-		unsigned le = x[i] <= y[k], ge = y[k] <= x[i];
+	if (j->opt.cthresh < 0) {
+		/*
+		 * Without containment, the hashes both hold bound the shared
+		 * ones of the union's first lim: counted by lookups in a
+		 * table of a's (the document the pairs in turn have in
+		 * common), not by a merge whose steps wait on each other.
+		 */
+		both = sharedbound(j, sa, sb);
+	} else {
+		for (i = k = u = both = 0; u < lim && i < na && k < nb; u++) {
+			unsigned le = x[i] <= y[k], ge = y[k] <= x[i];
 
-		both += le & ge;
-		i += le;
-		k += ge;
+			both += le & ge;
+			i += le;
+			k += ge;
+		}
+		u += na - i < lim - u ? na - i : lim - u;
+		u += nb - k < lim - u ? nb - k : lim - u;
+		/* a pair the containment reports is reported with its SIM: all of it */
+		check = !contained(&j->opt, j->nsh[a], j->nsh[b], both, u);
 	}
-	u += na - i < lim - u ? na - i : lim - u;
-	u += nb - k < lim - u ? nb - k : lim - u;
-	/* a pair the containment reports is reported with its SIM: all of it */
-	check = !contained(&j->opt, j->nsh[a], j->nsh[b], both, u);
 	for (i = k = u = 0; u < lim && (i < na || k < nb); u++) {
 		if (k == nb || (i < na && x[i] < y[k])) {
 			den += weightof(j, sa, i++);
@@ -1101,14 +1254,10 @@ struct verify {
 	unsigned char *kept;	/* the documents to keep, or NULL */
 };
 
+/* Pair a, b, verified, taken. */
 static void
-verify(uint32_t a, uint32_t b, void *ctx)
+found(struct verify *v, uint32_t a, uint32_t b, double sim)
 {
-	struct verify *v = ctx;
-	double sim;
-
-	if (!join_similar(v->j, a, b, &sim))
-		return;
 	if (v->kept)
 		join_keep(v->kept, a, b);
 	else if (v->parent)
@@ -1119,12 +1268,150 @@ verify(uint32_t a, uint32_t b, void *ctx)
 		v->pair(a, b, sim, v->ctx);
 }
 
+static void
+verify(uint32_t a, uint32_t b, void *ctx)
+{
+	struct verify *v = ctx;
+	double sim;
+
+	if (join_similar(v->j, a, b, &sim))
+		found(v, a, b, sim);
+}
+
+/*
+ * The documents first .. last of the file read into memory as a block
+ * (blkbegin), and back with their weights (blkend); the slots that hold
+ * them are emptied first, the ones that point into the block after.
+ */
+static void
+blkbegin(struct join *j, size_t first, size_t last)
+{
+	struct join_slot *s;
+	size_t i;
+
+	for (i = 0; j->slot && i < JOIN_SLOTS; i++) {
+		s = &j->slot[i];
+		if (s->d != SIZE_MAX && s->dirty) {
+			memcpy(s->hbuf, s->wbuf, j->hn[s->d] * sizeof *s->wbuf);
+			spillwrite(j, s->hbuf, wwords(j->hn[s->d]), j->hoff[s->d] + j->hn[s->d]);
+		}
+		s->d = SIZE_MAX;
+		s->dirty = 0;
+	}
+	j->blkstart = j->hoff[first];
+	j->blklen = j->hoff[last] + j->hn[last] + wwords(j->hn[last]) - j->blkstart;
+	egrow(&j->blk, &j->blkcap, j->blklen, sizeof *j->blk);
+	spillread(j, j->blk, j->blklen, j->blkstart);
+	j->blkdirty = 0;
+}
+
+static void
+blkend(struct join *j)
+{
+	size_t i;
+
+	if (j->blkdirty)
+		spillwrite(j, j->blk, j->blklen, j->blkstart);
+	for (i = 0; j->slot && i < JOIN_SLOTS; i++)
+		if (j->slot[i].h != j->slot[i].hbuf)
+			j->slot[i].d = SIZE_MAX;
+	j->blkstart = j->blklen = 0;
+}
+
+/*
+ * The pending pairs, n of them (pend: 2 words a pair, the other document,
+ * and the block's one << 32 | its place), of the block of documents
+ * first .. last: verified in the order of their other documents, so that
+ * each is read once for all its pairs, not once for each, while the
+ * block stays in memory; those found taken in their places' order (sim:
+ * their similarities by place).
+ */
+static void
+screen(struct join *j, struct verify *v, uint64_t *pend, double *sim, size_t n,
+    size_t first, size_t last)
+{
+	uint32_t a, b, other, fixed, at;
+	size_t i, nin = 0;
+
+	if (n == 0)
+		return;
+	blkbegin(j, first, last);
+	radix_sort64kv(pend, n);	/* stable: the block's documents in order */
+	for (i = 0; i < n; i++) {
+		other = (uint32_t)pend[2 * i];
+		fixed = (uint32_t)(pend[2 * i + 1] >> 32);
+		at = (uint32_t)pend[2 * i + 1];
+		a = j->queries ? other : fixed;
+		b = j->queries ? fixed : other;
+		if (!join_similar(j, a, b, &sim[at]))
+			continue;
+		pend[2 * nin] = at;
+		pend[2 * nin + 1] = (uint64_t)a << 32 | b;
+		nin++;
+	}
+	radix_sort64kv(pend, nin);
+	for (i = 0; i < nin; i++)
+		found(v, (uint32_t)(pend[2 * i + 1] >> 32), (uint32_t)pend[2 * i + 1],
+		    sim[pend[2 * i]]);
+	blkend(j);
+}
+
+/*
+ * The pairs verified in the order join_candidates gives them. Past the
+ * memory's hashes, a block of documents at a time (up to JOIN_SCREEN
+ * pairs, and JOIN_BLOCK words of the file), with the pairs each makes
+ * with its partners (a query with the kept documents before it, a
+ * document with those after it), in another order (screen).
+ */
+static void
+verifyall(struct join *j, struct verify *v)
+{
+	uint32_t *mark, *part = NULL;
+	uint64_t *pend = NULL;
+	double *sim = NULL;
+	size_t partcap = 0, pendcap = 0, simcap = 0, npend = 0, npart, d, i, first, block;
+
+	if (!j->spill) {
+		join_candidates(j, verify, v);
+		return;
+	}
+	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+	first = j->queries ? j->ncoll : 0;
+	for (d = block = first; d < j->ndocs; d++) {
+		if (j->tick && ((d - first) & 1023) == 0)
+			j->tick(d - first, j->ndocs - first, j->tickctx);
+		npart = partners(j, d, mark, &part, &partcap);
+		if (d > block && (npend + npart > JOIN_SCREEN ||
+		    j->hoff[d] + j->hn[d] + wwords(j->hn[d]) - j->hoff[block] > JOIN_BLOCK)) {
+			screen(j, v, pend, sim, npend, block, d - 1);
+			npend = 0;
+			block = d;
+		}
+		/* at once to a block's most, but for a document of a longer run */
+		i = npart > JOIN_SCREEN ? npart : JOIN_SCREEN;
+		egrow(&pend, &pendcap, 2 * i, sizeof *pend);
+		egrow(&sim, &simcap, i, sizeof *sim);
+		for (i = 0; i < npart; i++, npend++) {
+			pend[2 * npend] = part[i];
+			pend[2 * npend + 1] = (uint64_t)d << 32 | npend;
+		}
+	}
+	if (d > block)
+		screen(j, v, pend, sim, npend, block, d - 1);
+	if (j->tick)
+		j->tick(j->ndocs - first, j->ndocs - first, j->tickctx);
+	free(mark);
+	free(part);
+	free(pend);
+	free(sim);
+}
+
 void
 join_pairs(struct join *j, void (*pair)(uint32_t, uint32_t, double, void *), void *ctx)
 {
 	struct verify v = { j, pair, ctx, NULL, NULL };
 
-	join_candidates(j, verify, &v);
+	verifyall(j, &v);
 }
 
 /*
@@ -1147,7 +1434,7 @@ join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *
 	if (unique) {
 		v.kept = emalloc(JOIN_KEEPBYTES(j->ndocs));
 		memset(v.kept, 0xff, JOIN_KEEPBYTES(j->ndocs));
-		join_candidates(j, verify, &v);
+		verifyall(j, &v);
 		for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++)
 			if (join_kept(v.kept, (uint32_t)d))
 				doc((uint32_t)d, (uint32_t)d, ctx);
@@ -1156,7 +1443,7 @@ join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *
 	}
 	v.parent = ereallocarray(NULL, j->ndocs ? j->ndocs : 1, sizeof *v.parent);
 	uf_init(v.parent, j->ndocs);
-	join_candidates(j, verify, &v);
+	verifyall(j, &v);
 	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++)
 		doc((uint32_t)d, uf_find(v.parent, (uint32_t)d), ctx);
 	free(v.parent);

@@ -57,9 +57,26 @@ struct join_win {
 
 struct join_slot {
 	size_t d;		/* SIZE_MAX: empty */
-	uint64_t h[SK_MAXSIZE + SK_MAXSIZE / 2];	/* and the weights as read */
-	float w[SK_MAXSIZE];
-	int dirty;		/* weights made since it was read */
+	const uint64_t *h;	/* its hashes: hbuf, or memory's words */
+	float *w;		/* its weights: wbuf, or memory's words */
+	uint64_t hbuf[SK_MAXSIZE + SK_MAXSIZE / 2];	/* and the weights as read */
+	float wbuf[SK_MAXSIZE];
+	int dirty;		/* weights in wbuf made since it was read */
+};
+
+/*
+ * A sketch's hashes placed by a keyed multiply in a table twice its
+ * largest size, and marked in a filter of 16 bits a hash, so that a
+ * pair's shared hashes are counted by lookups that do not wait on each
+ * other, and most of them end at a bit (hopeless).
+ */
+#define JOIN_HELDBITS	9
+#define JOIN_FILTERBITS	12
+struct join_held {
+	size_t d;		/* whose hashes; SIZE_MAX: none */
+	uint64_t key;		/* odd */
+	uint64_t filter[(1 << JOIN_FILTERBITS) / 64];
+	uint16_t at[1 << JOIN_HELDBITS];	/* k + 1 of its hash h[k]; 0: none */
 };
 
 struct join {
@@ -89,6 +106,17 @@ struct join {
 	struct join_win win[3];	/* 0, 1: join_sketch; 2: the passes in order */
 	unsigned long winclock;
 	struct join_slot *slot;
+	struct join_held *held;	/* one side of the pairs being verified */
+	size_t lastb;		/* the second document of the last pair bounded */
+	/*
+	 * While a block of pairs is screened, the words of the documents
+	 * they have in common, blkstart .. blkstart + blklen of the file,
+	 * read at once; their slots point into it, and it goes back to the
+	 * file when the block is done, with the weights made.
+	 */
+	uint64_t *blk;
+	size_t blkstart, blklen, blkcap;
+	int blkdirty;
 
 	/*
 	 * The IDs of the input being read (the collection, or the
