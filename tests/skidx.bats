@@ -206,6 +206,41 @@ same() {
 	check 1 '' 'simjoin: p: not a regular file\n' timeout 10 simjoin -x p -q q 3<>p
 }
 
+# rsscheck DOCS IDBYTES MAPPED: the peak of the last command (file rss,
+# kB) within skidx(1)'s bound: 16 MB, 200 bytes a document, its ID twice,
+# and the pages of the index it maps (MAPPED bytes).
+rsscheck() {
+	local bound=$(((16777216 + 200 * $1 + 2 * $2 + $3) / 1024))
+
+	[ "$(cat rss)" -le "$bound" ] || { echo "peak $(cat rss) kB, bound $bound kB" >&2; false; }
+}
+
+# The writer sorted the counts and postings a sixteenth of the hashes at a
+# time by their top bits, where the smallest hashes that bottom-k sketches
+# keep crowd: 30,000 generated sketches of 128 hashes took 50 MB (1.7 kB a
+# document), 1,000,000 took 1.24 GB. Sorted runs in a scratch file: 15 MB.
+@test "skidx -o, -a: 30,000 sketches of 128 hashes take under 1 kB a document" {
+	need_rss
+	gensketch -s 1 31000 >gen.sk
+	head -n 30000 gen.sk >coll.sk
+	run --separate-stderr /usr/bin/time -f %M -o rss skidx -o coll.idx coll.sk
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(wc -c <coll.idx)" ]
+	rsscheck 30000 "$(cut -f 1 coll.sk | wc -c)" 0
+	skidx -d coll.idx | cmp - coll.sk
+	# a batch of 30,000 added to 1000 kept documents: the same bound
+	tail -n 1000 gen.sk >kept.sk
+	skidx -o kept.idx kept.sk >/dev/null
+	run --separate-stderr /usr/bin/time -f %M -o rss skidx -a kept.idx coll.sk
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(wc -c <kept.idx)" ]
+	rsscheck 30000 "$(cut -f 1 coll.sk | wc -c)" "$(wc -c <kept.idx)"
+	cat kept.sk coll.sk >all.sk
+	skidx -d kept.idx | cmp - all.sk
+}
+
 @test "neardup -a on an index: a SIGKILL at any point leaves the old state or the new one; readers all along" {
 	local n i pid batch
 	mkdir tmp q
