@@ -1186,16 +1186,19 @@ mapend(struct mapw *mw, struct wr *w)
 	wpad(w);
 	mw->h->dir = wpos(w) - mw->seg;
 	if (mw->tmp) {
-		if (fflush(mw->tmp) == EOF)
+		/* the last ones after the others, then all of them back */
+		if (fwrite(mw->dir, sizeof *mw->dir, mw->ndir, mw->tmp) != mw->ndir ||
+		    fflush(mw->tmp) == EOF)
 			eprintf("temporary file:");
 		rewind(mw->tmp);
-		while ((n = fread(mw->dir + mw->ndir, sizeof *mw->dir, DIRBUF - mw->ndir, mw->tmp)) > 0)
-			wadd(w, mw->dir + mw->ndir, n * sizeof *mw->dir);
+		while ((n = fread(mw->dir, sizeof *mw->dir, DIRBUF, mw->tmp)) > 0)
+			wadd(w, mw->dir, n * sizeof *mw->dir);
 		if (ferror(mw->tmp))
 			eprintf("temporary file:");
 		fclose(mw->tmp);
+	} else {
+		wadd(w, mw->dir, mw->ndir * sizeof *mw->dir);
 	}
-	wadd(w, mw->dir, mw->ndir * sizeof *mw->dir);
 	wpad(w);
 	free(mw->dir);
 }
