@@ -116,6 +116,31 @@ same() {
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
 
+# 10,000 sketches of 128 hashes: more records than a map sorts in memory
+# (262,144), HCNT in two chunks, directories through scratch files.
+@test "skidx -o, -a: maps sorted by runs in scratch files answer as simjoin" {
+	mkdir tmp
+	gensketch -s 2 10500 >gen.sk
+	head -n 10000 gen.sk >text
+	TMPDIR=$PWD/tmp skidx -o i text >/dev/null
+	# new documents, and replacements of kept IDs by other sketches
+	{
+		tail -n 400 gen.sk
+		sed -n '10001,10100p' gen.sk | awk -F'\t' 'BEGIN { OFS = "\t" } { $1 = "d" NR * 7; print }'
+	} >b
+	keep text b
+	TMPDIR=$PWD/tmp skidx -a i b >/dev/null
+	skidx -d i | cmp - text
+	[ -z "$(ls tmp)" ]
+	{
+		sed -n '10101,10150p' gen.sk
+		sed -n '1,20p' text | rename 50000
+	} >q
+	simjoin -q q text >want
+	[ "$(wc -l <want)" -ge 20 ]
+	simjoin -x i -q q | cmp - want
+}
+
 @test "skidx -a: -c, and as many segments as an index holds, write it anew with the same answers" {
 	local i
 	gensketch -c 3 -p 5 -n 32 -s 1 300 >text
