@@ -243,7 +243,7 @@ rsscheck() {
 # The writer sorted the counts and postings a sixteenth of the hashes at a
 # time by their top bits, where the smallest hashes that bottom-k sketches
 # keep crowd: 30,000 generated sketches of 128 hashes took 50 MB (1.7 kB a
-# document), 1,000,000 took 1.24 GB. Sorted runs in a scratch file: 15 MB.
+# document), 1,000,000 took 1.27 GB. Sorted runs in a scratch file: 15 MB.
 @test "skidx -o, -a: 30,000 sketches of 128 hashes take under 1 kB a document" {
 	need_rss
 	gensketch -s 1 31000 >gen.sk
