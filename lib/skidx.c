@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "radix.h"
+#include "runs.h"
 #include "siphash.h"
 #include "skidx.h"
 
@@ -19,7 +20,10 @@
 #define SEG_MAGIC	"\211SKSEG1\n"
 #define END_MAGIC	"\211SKEND1\n"
 #define ORDER		UINT64_C(0x0102030405060708)
-#define PARTS		16	/* counts and postings are sorted a sixteenth at a time */
+#define RUNMAX		((size_t)1 << 18)	/* records a map sorts in memory: 8 MB */
+#define CHUNK		((uint64_t)1 << 20)	/* HCNT entries made in memory at once */
+#define DEALBUF		512	/* words dealt to a chunk of HCNT before they are written */
+#define DIRBUF		16384	/* entries of a map's directory held in memory */
 #define DIRBITSMAX	24	/* a map's directory: at most 2^24 buckets */
 #define FLUSHAT		(1 << 20)
 #define HCNTMAX		0xffff	/* an inline count this large is looked up */
@@ -1075,12 +1079,18 @@ wflush(struct wr *w)
 	w->buf.n = 0;
 }
 
+/* Add n bytes at p, FLUSHAT at most at a time: the buffer stays small. */
 static void
 wadd(struct wr *w, const void *p, size_t n)
 {
-	obuf_add(&w->buf, p, n);
-	if (w->buf.n >= FLUSHAT)
-		wflush(w);
+	size_t k;
+
+	for (; n > 0; p = (const char *)p + k, n -= k) {
+		k = n < FLUSHAT ? n : FLUSHAT;
+		obuf_add(&w->buf, p, k);
+		if (w->buf.n >= FLUSHAT)
+			wflush(w);
+	}
 }
 
 static uint64_t
@@ -1109,11 +1119,18 @@ dirbits(uint64_t n)
 	return b;
 }
 
-/* A map being written: its records, then its directory. */
+/*
+ * A map being written: its records, given in order, then its directory,
+ * whose entries are made as the records pass them: DIRBUF of them in
+ * memory, the others in a scratch file until the records end.
+ */
 struct mapw {
 	struct maphdr *h;
 	uint64_t seg;		/* the segment's offset */
-	uint32_t *dir;		/* counts by bucket, then starts */
+	uint64_t next;		/* the bucket whose start comes next */
+	uint32_t *dir;		/* starts not written yet */
+	size_t ndir;
+	FILE *tmp;		/* the starts before them, or NULL */
 	unsigned w;
 };
 
@@ -1124,164 +1141,280 @@ mapbegin(struct mapw *mw, struct wr *w, struct maphdr *h, uint64_t seg, uint64_t
 	mw->h = h;
 	mw->seg = seg;
 	mw->w = width;
+	mw->next = 0;
+	mw->ndir = 0;
+	mw->tmp = NULL;
 	h->n = 0;
 	h->bits = dirbits(nmax);
 	h->rec = wpos(w) - seg;
-	mw->dir = ecalloc(((size_t)1 << h->bits) + 1, sizeof *mw->dir);
+	mw->dir = ereallocarray(NULL, DIRBUF, sizeof *mw->dir);
+}
+
+/* The start of each bucket up to b (inclusive): the records so far. */
+static void
+mapstarts(struct mapw *mw, uint64_t b)
+{
+	for (; mw->next <= b; mw->next++) {
+		mw->dir[mw->ndir++] = (uint32_t)mw->h->n;
+		if (mw->ndir < DIRBUF)
+			continue;
+		if (!mw->tmp)
+			mw->tmp = etmpfile();
+		if (fwrite(mw->dir, sizeof *mw->dir, DIRBUF, mw->tmp) != DIRBUF)
+			eprintf("temporary file:");
+		mw->ndir = 0;
+	}
 }
 
 static void
 mapadd(struct mapw *mw, struct wr *w, uint64_t k, uint32_t v)
 {
+	mapstarts(mw, mw->h->bits ? k >> (64 - mw->h->bits) : 0);
 	wadd(w, &k, 8);
 	if (mw->w == 12)
 		wadd(w, &v, 4);
-	mw->dir[mw->h->bits ? k >> (64 - mw->h->bits) : 0]++;
 	mw->h->n++;
 }
 
 static void
 mapend(struct mapw *mw, struct wr *w)
 {
-	size_t b, nb = (size_t)1 << mw->h->bits;
-	uint32_t start = 0, c;
+	size_t n;
 
+	/* past the last bucket: the end of the records */
+	mapstarts(mw, (uint64_t)1 << mw->h->bits);
 	wpad(w);
 	mw->h->dir = wpos(w) - mw->seg;
-	for (b = 0; b <= nb; b++) {
-		c = b < nb ? mw->dir[b] : 0;
-		mw->dir[b] = start;
-		start += c;
+	if (mw->tmp) {
+		/* the last ones after the others, then all of them back */
+		if (fwrite(mw->dir, sizeof *mw->dir, mw->ndir, mw->tmp) != mw->ndir ||
+		    fflush(mw->tmp) == EOF)
+			eprintf("temporary file:");
+		rewind(mw->tmp);
+		while ((n = fread(mw->dir, sizeof *mw->dir, DIRBUF, mw->tmp)) > 0)
+			wadd(w, mw->dir, n * sizeof *mw->dir);
+		if (ferror(mw->tmp))
+			eprintf("temporary file:");
+		fclose(mw->tmp);
+	} else {
+		wadd(w, mw->dir, mw->ndir * sizeof *mw->dir);
 	}
-	wadd(w, mw->dir, (nb + 1) * sizeof *mw->dir);
 	wpad(w);
 	free(mw->dir);
 }
 
-/* Write the (key, value) records v[0..n) (two words each), sorted, as a map. */
+/* Write the records of r, sorted, as a map (of nmax records at most: its directory's size). */
 static void
-writemap(struct wr *w, struct maphdr *h, uint64_t seg, uint64_t *v, size_t n, unsigned width)
+writemap(struct wr *w, struct maphdr *h, uint64_t seg, struct runs *r, uint64_t nmax,
+    unsigned width)
+{
+	struct mapw mw;
+	uint64_t k, v;
+
+	runs_sort(r);
+	mapbegin(&mw, w, h, seg, nmax, width);
+	while (runs_next(r, &k, &v))
+		mapadd(&mw, w, k, (uint32_t)v);
+	mapend(&mw, w);
+	runs_free(r);
+}
+
+/* Write the sorted keys k[0..n) as a map of keys alone. */
+static void
+writekeys(struct wr *w, struct maphdr *h, uint64_t seg, const uint64_t *k, size_t n)
 {
 	struct mapw mw;
 	size_t i;
 
-	radix_sort64kv(v, n);
-	mapbegin(&mw, w, h, seg, n, width);
+	mapbegin(&mw, w, h, seg, n, 8);
 	for (i = 0; i < n; i++)
-		mapadd(&mw, w, v[2 * i], (uint32_t)v[2 * i + 1]);
+		mapadd(&mw, w, k[i], 0);
 	mapend(&mw, w);
 }
 
-/* The top bits of h that choose its part. */
-static unsigned
-part(uint64_t h)
+/*
+ * The entries of HCNT, made in the order of the hashes and written in
+ * the order of the documents: dealt to chunks of CHUNK entries in a
+ * scratch file (DEALBUF of each buffered), then each chunk made whole in
+ * memory; one chunk is made in memory at once.
+ */
+struct deal {
+	uint64_t n;		/* entries */
+	size_t nchunk;
+	uint16_t *cnt;		/* a chunk */
+	FILE *tmp;
+	uint64_t *buf;		/* DEALBUF words a chunk: place << 16 | entry */
+	size_t *nbuf;
+	uint64_t *at;		/* the words of each chunk in tmp */
+};
+
+static void
+dealbegin(struct deal *dl, uint64_t n)
 {
-	return (unsigned)(h >> 60);
+	memset(dl, 0, sizeof *dl);
+	dl->n = n;
+	dl->nchunk = (size_t)((n + CHUNK - 1) / CHUNK);
+	dl->cnt = ereallocarray(NULL, n < CHUNK ? (size_t)n + 1 : CHUNK, sizeof *dl->cnt);
+	if (dl->nchunk <= 1)
+		return;
+	dl->tmp = etmpfile();
+	dl->buf = ereallocarray(NULL, dl->nchunk, DEALBUF * sizeof *dl->buf);
+	dl->nbuf = ecalloc(dl->nchunk, sizeof *dl->nbuf);
+	dl->at = ecalloc(dl->nchunk, sizeof *dl->at);
+}
+
+/* The words buffered for chunk k to the file, after its others. */
+static void
+dealflush(struct deal *dl, size_t k)
+{
+	off_t off = (off_t)(((uint64_t)k * CHUNK + dl->at[k]) * sizeof *dl->buf);
+
+	if (fseeko(dl->tmp, off, SEEK_SET) < 0 ||
+	    fwrite(dl->buf + k * DEALBUF, sizeof *dl->buf, dl->nbuf[k], dl->tmp) != dl->nbuf[k])
+		eprintf("temporary file:");
+	dl->at[k] += dl->nbuf[k];
+	dl->nbuf[k] = 0;
+}
+
+/* Entry i is c. */
+static void
+dealput(struct deal *dl, uint64_t i, uint16_t c)
+{
+	size_t k = (size_t)(i / CHUNK);
+
+	if (!dl->tmp) {
+		dl->cnt[i] = c;
+		return;
+	}
+	dl->buf[k * DEALBUF + dl->nbuf[k]++] = i % CHUNK << 16 | c;
+	if (dl->nbuf[k] == DEALBUF)
+		dealflush(dl, k);
+}
+
+/* Write the entries, in order, each chunk made from its words in the file. */
+static void
+dealwrite(struct deal *dl, struct wr *w)
+{
+	uint64_t done, i, n;
+	size_t k, len, m, room = dl->nchunk * DEALBUF;
+
+	if (!dl->tmp) {
+		wadd(w, dl->cnt, (size_t)dl->n * sizeof *dl->cnt);
+		free(dl->cnt);
+		return;
+	}
+	for (k = 0; k < dl->nchunk; k++)
+		dealflush(dl, k);
+	if (fflush(dl->tmp) == EOF)
+		eprintf("temporary file:");
+	for (k = 0; k < dl->nchunk; k++) {
+		len = (size_t)(dl->n - (uint64_t)k * CHUNK < CHUNK ? dl->n - (uint64_t)k * CHUNK : CHUNK);
+		if (dl->at[k] != len)
+			eprintf("temporary file: %ju entries of a chunk, not %zu", (uintmax_t)dl->at[k], len);
+		if (fseeko(dl->tmp, (off_t)((uint64_t)k * CHUNK * sizeof *dl->buf), SEEK_SET) < 0)
+			eprintf("temporary file:");
+		for (done = 0; done < len; done += n) {
+			n = len - done < room ? len - done : room;
+			if (fread(dl->buf, sizeof *dl->buf, (size_t)n, dl->tmp) != n)
+				eprintf("temporary file:");
+			for (m = 0; m < n; m++) {
+				i = dl->buf[m] >> 16;
+				dl->cnt[i] = (uint16_t)dl->buf[m];
+			}
+		}
+		wadd(w, dl->cnt, len * sizeof *dl->cnt);
+	}
+	fclose(dl->tmp);
+	free(dl->cnt);
+	free(dl->buf);
+	free(dl->nbuf);
+	free(dl->at);
 }
 
 /*
- * The counts' change, a part at a time: +1 for each hash of the sketches
- * added, -1 for each of those gone, summed; the zeros are left out. And
- * cnt, each hash of the batch's count once the segment is added (the
+ * The counts' change: +1 for each hash of the sketches added, -1 for each
+ * of those gone, summed, by sorted runs; the zeros are left out. Then
+ * HCNT, each hash of the batch's count once the segment is added (the
  * index's, looked up once a distinct hash, and the change).
  */
 static int
-writecounts(struct wr *w, struct maphdr *h, uint64_t seg, const struct plan *pl,
-    uint16_t *cnt)
+writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl)
 {
+	struct runs *r = runs_new(RUNMAX);
 	struct mapw mw;
+	struct deal dl;
 	struct sketch s;
 	unsigned char *isnew;
-	uint64_t *v = NULL, nmax = 0, pos;
-	size_t cap = 0, n, d, i, k, nb = join_ndocs(pl->b);
-	unsigned p, sg;
+	uint64_t nmax = 0, pos, k, v, h, *grp = NULL;
+	size_t d, i, n, cap = 0, nb = join_ndocs(pl->b);
+	unsigned sg;
 	int64_t c, t;
+	int more;
 
 	isnew = ecalloc(nb + 1, 1);
 	for (d = 0; d < pl->nadd; d++)
 		isnew[pl->add[d]] = 1;
-	for (d = 0; d < nb; d++) {
+	/* (hash, position << 2 | new) for the batch's, (hash, 2) for those gone */
+	for (pos = 0, d = 0; d < nb; pos += s.n, d++) {
 		join_sketch(pl->b, (uint32_t)d, &s);
-		nmax += s.n;
-	}
-	nmax += (uint64_t)pl->nlost * SK_MAXSIZE;
-	mapbegin(&mw, w, h, seg, nmax, 12);
-	for (p = 0; p < PARTS; p++) {
-		/* (hash, position << 2 | new) for the batch's, (hash, 2) for those gone */
-		for (n = 0, pos = 0, d = 0; d < nb; pos += s.n, d++) {
-			join_sketch(pl->b, (uint32_t)d, &s);
-			egrow(&v, &cap, 2 * (n + s.n) + 2, sizeof *v);
-			for (i = 0; i < s.n; i++)
-				if (part(s.h[i]) == p) {
-					v[2 * n] = s.h[i];
-					v[2 * n++ + 1] = (pos + i) << 2 | isnew[d];
-				}
-		}
-		for (d = 0; d < pl->nlost; d++) {
-			if (getdoc(pl->x, pl->lost[d], &s) < 0) {
-				free(isnew);
-				free(v);
-				return -1;
-			}
-			egrow(&v, &cap, 2 * (n + s.n) + 2, sizeof *v);
-			for (i = 0; i < s.n; i++)
-				if (part(s.h[i]) == p) {
-					v[2 * n] = s.h[i];
-					v[2 * n++ + 1] = 2;
-				}
-		}
-		radix_sort64kv(v, n);
-		for (i = 0; i < n; i = k) {
-			for (c = 0, k = i; k < n && v[2 * k] == v[2 * i]; k++)
-				c += v[2 * k + 1] == 2 ? -1 : (int64_t)(v[2 * k + 1] & 1);
-			if (c)
-				mapadd(&mw, w, v[2 * i], (uint32_t)(int32_t)c);
-			for (t = c, sg = 0; pl->x && sg < pl->x->nseg; sg++)
-				t += mapsum(&pl->x->seg[sg].map[M_COUNT], v[2 * i]);
-			for (; i < k; i++)
-				if (v[2 * i + 1] != 2)
-					cnt[v[2 * i + 1] >> 2] = (uint16_t)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t);
-		}
+		for (i = 0; i < s.n; i++)
+			runs_add(r, s.h[i], (pos + i) << 2 | isnew[d]);
 	}
 	free(isnew);
-	free(v);
+	nmax = pos + (uint64_t)pl->nlost * SK_MAXSIZE;
+	for (d = 0; d < pl->nlost; d++) {
+		if (getdoc(pl->x, pl->lost[d], &s) < 0) {
+			runs_free(r);
+			return -1;
+		}
+		for (i = 0; i < s.n; i++)
+			runs_add(r, s.h[i], 2);
+	}
+	runs_sort(r);
+	dealbegin(&dl, sh->nhv);
+	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, 12);
+	for (more = runs_next(r, &k, &v); more;) {
+		/* a hash's records: its count, then its entries */
+		for (h = k, c = 0, n = 0; more && k == h; more = runs_next(r, &k, &v)) {
+			c += v == 2 ? -1 : (int64_t)(v & 1);
+			if (v != 2) {
+				egrow(&grp, &cap, n + 1, sizeof *grp);
+				grp[n++] = v >> 2;
+			}
+		}
+		if (c)
+			mapadd(&mw, w, h, (uint32_t)(int32_t)c);
+		for (t = c, sg = 0; pl->x && sg < pl->x->nseg; sg++)
+			t += mapsum(&pl->x->seg[sg].map[M_COUNT], h);
+		for (i = 0; i < n; i++)
+			dealput(&dl, grp[i], (uint16_t)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t));
+	}
+	free(grp);
+	runs_free(r);
 	mapend(&mw, w);
+	sh->hcnt = wpos(w) - seg;
+	dealwrite(&dl, w);
+	wpad(w);
 	return 0;
 }
 
-/* The postings of the batch's prefix hashes, a part at a time: (hash, document). */
+/* The postings of the batch's prefix hashes: (hash, document). */
 static void
 writepost(struct wr *w, struct maphdr *h, uint64_t seg, struct join *b)
 {
-	struct mapw mw;
+	struct runs *r = runs_new(RUNMAX);
 	struct sketch s;
-	uint64_t *v, nmax = 0;
-	size_t nb = join_ndocs(b), n, d, i, cap;
-	unsigned p, m;
+	uint64_t n = 0;
+	size_t nb = join_ndocs(b), d;
+	unsigned m;
 
 	for (d = 0; d < nb; d++) {
 		join_sketch(b, (uint32_t)d, &s);
-		nmax += nprefix(&s);
+		for (m = 0; m < nprefix(&s); m++)
+			runs_add(r, s.h[m], d);
+		n += nprefix(&s);
 	}
-	cap = 2 * (nmax / PARTS * 2 + JOIN_PREFIX) + 2;
-	v = ereallocarray(NULL, cap, sizeof *v);
-	mapbegin(&mw, w, h, seg, nmax, 12);
-	for (p = 0; p < PARTS; p++) {
-		for (n = 0, d = 0; d < nb; d++) {
-			join_sketch(b, (uint32_t)d, &s);
-			egrow(&v, &cap, 2 * (n + JOIN_PREFIX) + 2, sizeof *v);
-			for (m = 0; m < nprefix(&s); m++)
-				if (part(s.h[m]) == p) {
-					v[2 * n] = s.h[m];
-					v[2 * n++ + 1] = d;
-				}
-		}
-		radix_sort64kv(v, n);
-		for (i = 0; i < n; i++)
-			mapadd(&mw, w, v[2 * i], (uint32_t)v[2 * i + 1]);
-	}
-	free(v);
-	mapend(&mw, w);
+	writemap(w, h, seg, r, n, 12);
 }
 
 /* The file's header, for a new index: a key drawn for it (its maps' placement). */
@@ -1306,8 +1439,8 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	struct trailer t;
 	struct wr w = { fd, name, 0, { 0 }, 0 };
 	struct sketch s;
-	uint64_t start, v, *kv, k0, k1;
-	uint16_t *cnt;
+	struct runs *r;
+	uint64_t start, v, k0, k1;
 	size_t nb = join_ndocs(b), d;
 
 	if (plan(&pl, x, b, 0) < 0) {
@@ -1380,42 +1513,24 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	h.dead = wpos(&w) - start;
 	wadd(&w, pl.dead, pl.ndead * sizeof *pl.dead);
 	/* the maps */
-	kv = ereallocarray(NULL, 2 * nb + 2, sizeof *kv);
+	r = runs_new(RUNMAX);
 	for (d = 0; d < nb; d++) {
 		join_sketch(b, (uint32_t)d, &s);
-		kv[2 * d] = siphash(k0, k1, s.id, s.idlen, 1, 3, NULL);
-		kv[2 * d + 1] = d;
+		runs_add(r, siphash(k0, k1, s.id, s.idlen, 1, 3, NULL), d);
 	}
-	writemap(&w, &h.map[M_ID], start, kv, nb, 12);
+	writemap(&w, &h.map[M_ID], start, r, nb, 12);
+	r = runs_new(RUNMAX);
 	for (d = 0; d < nb; d++) {
 		join_sketch(b, (uint32_t)d, &s);
-		kv[2 * d] = digest(k0, k1, &s);
-		kv[2 * d + 1] = d;
+		runs_add(r, digest(k0, k1, &s), d);
 	}
-	writemap(&w, &h.map[M_DIGEST], start, kv, nb, 12);
-	free(kv);
+	writemap(&w, &h.map[M_DIGEST], start, r, nb, 12);
 	writepost(&w, &h.map[M_POST], start, b);
-	cnt = ereallocarray(NULL, h.nhv + 1, sizeof *cnt);
-	if (writecounts(&w, &h.map[M_COUNT], start, &pl, cnt) < 0) {
-		free(cnt);
+	if (writecounts(&w, &h, start, &pl) < 0)
 		goto fail;
-	}
-	h.hcnt = wpos(&w) - start;
-	wadd(&w, cnt, h.nhv * sizeof *cnt);
-	wpad(&w);
-	free(cnt);
-	kv = ereallocarray(NULL, 2 * (pl.nadd > pl.nlost ? pl.nadd : pl.nlost) + 2, sizeof *kv);
-	for (d = 0; d < pl.nadd; d++) {
-		kv[2 * d] = pl.radd[d];
-		kv[2 * d + 1] = 0;
-	}
-	writemap(&w, &h.map[M_RADD], start, kv, pl.nadd, 8);
-	for (d = 0; d < pl.nlost; d++) {
-		kv[2 * d] = pl.rrem[d];
-		kv[2 * d + 1] = 0;
-	}
-	writemap(&w, &h.map[M_RREM], start, kv, pl.nlost, 8);
-	free(kv);
+	writekeys(&w, &h.map[M_RADD], start, pl.radd, pl.nadd);
+	writekeys(&w, &h.map[M_RREM], start, pl.rrem, pl.nlost);
+	radix_free();
 	memcpy(t.magic, END_MAGIC, 8);
 	t.start = start;
 	wadd(&w, &t, sizeof t);

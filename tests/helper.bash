@@ -121,3 +121,12 @@ ourprocs() {
 	done
 	return 0
 }
+
+# need_rss: skip a test of peak memory under the sanitizers, whose shadow
+# memory and quarantine are not the tool's, and without /usr/bin/time.
+need_rss() {
+	if [ -n "${ASAN_OPTIONS-}" ] || [ -n "${UBSAN_OPTIONS-}" ]; then
+		skip "peak memory is not measured under the sanitizers"
+	fi
+	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
+}

@@ -404,15 +404,6 @@ sk10() {
 	check 0 '' '' simjoin -q newa.sk state.sk
 }
 
-# skip under the sanitizers, whose shadow memory and quarantine are not
-# simjoin's, and without /usr/bin/time
-need_rss() {
-	if [ -n "${ASAN_OPTIONS-}" ] || [ -n "${UBSAN_OPTIONS-}" ]; then
-		skip "peak memory is not measured under the sanitizers"
-	fi
-	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
-}
-
 # rssbound DOCS HASHES IDBYTES: simjoin(1)'s bound on memory, in kB: 34
 # bytes a hash, 200 bytes a document, the IDs twice and 16 MB.
 # simjoin(1): 44 MB, 34 bytes a shared hash, 200 a document, the IDs twice

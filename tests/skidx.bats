@@ -116,6 +116,31 @@ same() {
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
 
+# 10,000 sketches of 128 hashes: more records than a map sorts in memory
+# (262,144), HCNT in two chunks, directories through scratch files.
+@test "skidx -o, -a: maps sorted by runs in scratch files answer as simjoin" {
+	mkdir tmp
+	gensketch -s 2 10500 >gen.sk
+	head -n 10000 gen.sk >text
+	TMPDIR=$PWD/tmp skidx -o i text >/dev/null
+	# new documents, and replacements of kept IDs by other sketches
+	{
+		tail -n 400 gen.sk
+		sed -n '10001,10100p' gen.sk | awk -F'\t' 'BEGIN { OFS = "\t" } { $1 = "d" NR * 7; print }'
+	} >b
+	keep text b
+	TMPDIR=$PWD/tmp skidx -a i b >/dev/null
+	skidx -d i | cmp - text
+	[ -z "$(ls tmp)" ]
+	{
+		sed -n '10101,10150p' gen.sk
+		sed -n '1,20p' text | rename 50000
+	} >q
+	simjoin -q q text >want
+	[ "$(wc -l <want)" -ge 20 ]
+	simjoin -x i -q q | cmp - want
+}
+
 @test "skidx -a: -c, and as many segments as an index holds, write it anew with the same answers" {
 	local i
 	gensketch -c 3 -p 5 -n 32 -s 1 300 >text
@@ -204,6 +229,41 @@ same() {
 	check 1 '' 'skidx: g: not an index\n' skidx -a g b
 	mkfifo p
 	check 1 '' 'simjoin: p: not a regular file\n' timeout 10 simjoin -x p -q q 3<>p
+}
+
+# rsscheck DOCS IDBYTES MAPPED: the peak of the last command (file rss,
+# kB) within skidx(1)'s bound: 16 MB, 200 bytes a document, its ID twice,
+# and the pages of the index it maps (MAPPED bytes).
+rsscheck() {
+	local bound=$(((16777216 + 200 * $1 + 2 * $2 + $3) / 1024))
+
+	[ "$(cat rss)" -le "$bound" ] || { echo "peak $(cat rss) kB, bound $bound kB" >&2; false; }
+}
+
+# The writer sorted the counts and postings a sixteenth of the hashes at a
+# time by their top bits, where the smallest hashes that bottom-k sketches
+# keep crowd: 30,000 generated sketches of 128 hashes took 50 MB (1.7 kB a
+# document), 1,000,000 took 1.27 GB. Sorted runs in a scratch file: 15 MB.
+@test "skidx -o, -a: 30,000 sketches of 128 hashes take under 1 kB a document" {
+	need_rss
+	gensketch -s 1 31000 >gen.sk
+	head -n 30000 gen.sk >coll.sk
+	run --separate-stderr /usr/bin/time -f %M -o rss skidx -o coll.idx coll.sk
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(wc -c <coll.idx)" ]
+	rsscheck 30000 "$(cut -f 1 coll.sk | wc -c)" 0
+	skidx -d coll.idx | cmp - coll.sk
+	# a batch of 30,000 added to 1000 kept documents: the same bound
+	tail -n 1000 gen.sk >kept.sk
+	skidx -o kept.idx kept.sk >/dev/null
+	run --separate-stderr /usr/bin/time -f %M -o rss skidx -a kept.idx coll.sk
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(wc -c <kept.idx)" ]
+	rsscheck 30000 "$(cut -f 1 coll.sk | wc -c)" "$(wc -c <kept.idx)"
+	cat kept.sk coll.sk >all.sk
+	skidx -d kept.idx | cmp - all.sk
 }
 
 @test "neardup -a on an index: a SIGKILL at any point leaves the old state or the new one; readers all along" {
