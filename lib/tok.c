@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "esc.h"
+#include "swar.h"
 #include "tok.h"
 #include "tok_unitab.h"
 #include "util.h"
@@ -77,16 +78,9 @@ emit(struct tok *t, const struct sink *k, size_t off, size_t len)
  * and arithmetic on all 8 at once marks the letters, with no carry from
  * one byte to the next. Each byte's mark is its high bit.
  */
-#define ONES	UINT64_C(0x0101010101010101)
-#define HIGHS	(ONES * 0x80)
-
-static inline uint64_t
-load8(const unsigned char *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
+#define ONES	SWAR_ONES
+#define HIGHS	SWAR_HIGHS
+#define load8(p)	swar_load8(p)
 
 static inline void
 store8(char *p, uint64_t v)
@@ -122,15 +116,6 @@ backslashes(uint64_t v)
 	uint64_t y = v ^ ONES * '\\';
 
 	return ~(((y & ONES * 0x7f) + ONES * 0x7f) | y) & HIGHS;
-}
-
-/* The index of the byte whose high bit is the single bit set in b. */
-static inline size_t
-byteof(uint64_t b)
-{
-	/* the bit moved to the byte's low bit, times 0x0001020304050607:
-	 * byte i's own number lands in the top byte */
-	return (size_t)(((b >> 7) * UINT64_C(0x0001020304050607)) >> 56);
 }
 
 /*
@@ -192,7 +177,7 @@ block:
 		el |= bs << 8;
 		esc = (int)(bs >> 63);
 		for (bits = el; bits; bits &= bits - 1)
-			if (esc_byte((int)(v >> 8 * byteof(bits & (~bits + 1)) & 0xff)) < 0)
+			if (esc_byte((int)(v >> 8 * swar_first(bits) & 0xff)) < 0)
 				t->bad = 1;
 		m = letters(v) & ~el;
 		store8(buf + pos, v | m >> 2);
@@ -204,14 +189,14 @@ block:
 		prev = m << 8 | (inword ? 0x80 : 0);
 		bounds = (m ^ prev) & HIGHS;
 		if (inword && bounds) {
-			emit(t, k, ws, pos + byteof(bounds & (~bounds + 1)) - ws);
+			emit(t, k, ws, pos + swar_first(bounds) - ws);
 			bounds &= bounds - 1;
 		}
 		while (bounds) {
-			ws = pos + byteof(bounds & (~bounds + 1));
+			ws = pos + swar_first(bounds);
 			if (!(bounds &= bounds - 1))
 				break;
-			emit(t, k, ws, pos + byteof(bounds & (~bounds + 1)) - ws);
+			emit(t, k, ws, pos + swar_first(bounds) - ws);
 			bounds &= bounds - 1;
 		}
 		inword = (int)(m >> 63);
@@ -234,9 +219,7 @@ block:
 static inline uint64_t
 alnums(uint64_t v)
 {
-	uint64_t x = v & ONES * 0x7f;
-
-	return letters(v) | ((x + ONES * 0x50) & ~(x + ONES * 0x46) & ~v & HIGHS);
+	return letters(v) | swar_digits(v);
 }
 
 /* UTF-8 of c at w; returns the byte after it. */
@@ -322,17 +305,17 @@ feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
 			store8(w, v | ONES * 0x20);
 			bounds = (m ^ (m << 8 | (t->inword ? 0x80 : 0))) & HIGHS;
 			if (t->inword && bounds) {
-				e = byteof(bounds & (~bounds + 1));
+				e = swar_first(bounds);
 				fn(ctx, ws, (size_t)(w + e - ws));
 				bounds &= bounds - 1;
 			}
 			while (bounds) {
-				s = byteof(bounds & (~bounds + 1));
+				s = swar_first(bounds);
 				if (!(bounds &= bounds - 1)) {
 					ws = w + s;	/* it goes on after the block */
 					break;
 				}
-				e = byteof(bounds & (~bounds + 1));
+				e = swar_first(bounds);
 				bounds &= bounds - 1;
 				fn(ctx, w + s, e - s);
 			}

@@ -487,3 +487,34 @@ imatchdata() {
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]#big	}" = "${lines[1]#big2	}" ]
 }
+
+@test "fphash -i: long records read as their words, the bad items too" {
+	# long records: their items are read 8 bytes at a time (counts.h)
+	awk 'BEGIN { for (i = 0; i < 300; i++) print "w" i }' >words
+	awk 'BEGIN { for (i = 0; i < 300; i++) {
+		r = ""; for (j = 0; j < 16; j++) r = r (int(i / 2 ^ (j % 9)) + j) % 2; print r } }' >tab
+	# numbers of 1 to 8 digits (leading zeros), counts of 1 to 12 digits,
+	# runs of spaces; in bad, item 60 of records 2 to 6 is bad
+	awk 'BEGIN { split("13:1x 00300:1 123456789:1 1:2:7 13:+7", b, " ")
+	    for (p = 0; p < 6; p++) {
+		n = "p" p "\t"; w = n; x = n
+		for (i = 0; i < 120; i++) {
+			k = (i * 37 + p * 11) % 300; c = (i * 7 + p) % 13 + 1
+			if (i % 9 == 0) c = c "000003"; if (i % 23 == 0) c = c "0000000007"
+			z = i % 11 == 0 ? "0000" : (i % 5 == 0 ? "0" : "")
+			sp = i == 0 ? "" : (i % 17 == 0 ? "   " : " ")
+			n = n sp z k ":" c; w = w sp "w" k ":" c
+			x = x sp (p > 0 && i == 60 ? b[p] : z k ":" c)
+		}
+		print n >"in"; print w >"in.w"; print x >"bad" } }'
+	fphash -f words -m 16 -t tab in.w >want
+	[ "$(wc -l <want)" -eq 6 ]
+	: >empty
+	cmpout 0 want empty fphash -f words -i words -m 16 -t tab in
+	check 1 "$(sed -n 1p want)\n" "fphash: bad:2: bad count item '13:1x'
+fphash: bad:3: word number 300 is not in the word list
+fphash: bad:4: word number 123456789 is not in the word list
+fphash: bad:5: bad count item '1:2:7'
+fphash: bad:6: bad count item '13:+7'
+" fphash -f words -i words -m 16 -t tab bad
+}
