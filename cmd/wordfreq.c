@@ -111,7 +111,7 @@ featureid(const char *w, size_t n)
 }
 
 /* Count the feature of id i (from featureid). */
-static void
+static inline void
 countid(uint32_t i)
 {
 	/* with -v only vocabulary words count, else all but stopwords */
