@@ -47,10 +47,14 @@ swar_number(uint64_t d)
 static inline size_t
 swar_first(uint64_t b)
 {
+#if defined(__GNUC__) || defined(__clang__)
+	return (size_t)__builtin_ctzll(b) >> 3;
+#else
 	b &= ~b + 1;
 	/* the bit moved to the byte's low bit, times 0x0001020304050607:
 	 * byte i's own number lands in the top byte */
 	return (size_t)(((b >> 7) * UINT64_C(0x0001020304050607)) >> 56);
+#endif
 }
 
 #endif
