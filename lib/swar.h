@@ -21,6 +21,20 @@ swar_load8(const unsigned char *p)
 	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 }
 
+/* Store v at p, its low byte first (written out: compilers make this one store). */
+static inline void
+swar_store8(char *p, uint64_t v)
+{
+	p[0] = (char)(v & 0xff);
+	p[1] = (char)(v >> 8 & 0xff);
+	p[2] = (char)(v >> 16 & 0xff);
+	p[3] = (char)(v >> 24 & 0xff);
+	p[4] = (char)(v >> 32 & 0xff);
+	p[5] = (char)(v >> 40 & 0xff);
+	p[6] = (char)(v >> 48 & 0xff);
+	p[7] = (char)(v >> 56 & 0xff);
+}
+
 /* The marks of the ASCII decimal digits of v (0x30 to 0x39; exact, no carry between bytes). */
 static inline uint64_t
 swar_digits(uint64_t v)

@@ -81,20 +81,7 @@ emit(struct tok *t, const struct sink *k, size_t off, size_t len)
 #define ONES	SWAR_ONES
 #define HIGHS	SWAR_HIGHS
 #define load8(p)	swar_load8(p)
-
-static inline void
-store8(char *p, uint64_t v)
-{
-	/* written out: compilers make this one store where they can */
-	p[0] = (char)(v & 0xff);
-	p[1] = (char)(v >> 8 & 0xff);
-	p[2] = (char)(v >> 16 & 0xff);
-	p[3] = (char)(v >> 24 & 0xff);
-	p[4] = (char)(v >> 32 & 0xff);
-	p[5] = (char)(v >> 40 & 0xff);
-	p[6] = (char)(v >> 48 & 0xff);
-	p[7] = (char)(v >> 56 & 0xff);
-}
+#define store8(p, v)	swar_store8(p, v)
 
 /*
  * The ASCII letters of v: with bit 5 set (lowercase) and bit 7 clear, a
