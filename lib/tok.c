@@ -50,26 +50,37 @@ struct sink {
 	void *ctx;
 };
 
-static void
-flush(struct tok *t, const struct sink *k)
+/*
+ * The words of a chunk not yet given, as (offset, length) in t->word:
+ * feedascii's own, on its stack, and so is the sink it copies, so that
+ * the compiler keeps the count in a register (the tokenizer's stores of
+ * bytes could change any field of struct tok, and would make it load
+ * them again after each).
+ */
+struct batch {
+	size_t off[TOK_BATCH], len[TOK_BATCH], n;
+};
+
+static inline void
+flush(struct batch *b, struct sink k, const char *buf)
 {
-	if (t->nbatch)
-		k->bfn(k->ctx, t->word.p, t->boff, t->blen, t->nbatch);
-	t->nbatch = 0;
+	if (b->n)
+		k.bfn(k.ctx, buf, b->off, b->len, b->n);
+	b->n = 0;
 }
 
-/* The word of len bytes at off in t->word. */
+/* The word of len bytes at off in buf (t->word). */
 static inline void
-emit(struct tok *t, const struct sink *k, size_t off, size_t len)
+emit(struct batch *b, struct sink k, const char *buf, size_t off, size_t len)
 {
-	if (!k->bfn) {
-		k->fn(k->ctx, t->word.p + off, len);
+	if (!k.bfn) {
+		k.fn(k.ctx, buf + off, len);
 		return;
 	}
-	t->boff[t->nbatch] = off;
-	t->blen[t->nbatch] = len;
-	if (++t->nbatch == TOK_BATCH)
-		flush(t, k);
+	b->off[b->n] = off;
+	b->len[b->n] = len;
+	if (++b->n == TOK_BATCH)
+		flush(b, k, buf);
 }
 
 /*
@@ -116,8 +127,10 @@ backslashes(uint64_t v)
  */
 static void
 feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
-    const struct sink *k)
+    const struct sink *sink)
 {
+	struct sink k = *sink;
+	struct batch b;
 	uint64_t v = 0, m, prev, bounds, bits, bs = 0, el = 0;
 	size_t pos = t->word.n, ws = 0;
 	int inword = pos > 0, esc = t->escape;
@@ -126,6 +139,7 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 
 	obuf_room(&t->word, (size_t)(end - p));
 	buf = t->word.p;
+	b.n = 0;
 	while (p < end) {
 		if (end - p >= 8) {
 			v = load8(p);
@@ -147,7 +161,7 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 		}
 		buf[pos++] = (char)c;
 		if (inword) {
-			emit(t, k, ws, pos - 1 - ws);
+			emit(&b, k, buf, ws, pos - 1 - ws);
 			inword = 0;
 		}
 		/* a backslash takes its escape letter with it */
@@ -176,14 +190,14 @@ block:
 		prev = m << 8 | (inword ? 0x80 : 0);
 		bounds = (m ^ prev) & HIGHS;
 		if (inword && bounds) {
-			emit(t, k, ws, pos + swar_first(bounds) - ws);
+			emit(&b, k, buf, ws, pos + swar_first(bounds) - ws);
 			bounds &= bounds - 1;
 		}
 		while (bounds) {
 			ws = pos + swar_first(bounds);
 			if (!(bounds &= bounds - 1))
 				break;
-			emit(t, k, ws, pos + swar_first(bounds) - ws);
+			emit(&b, k, buf, ws, pos + swar_first(bounds) - ws);
 			bounds &= bounds - 1;
 		}
 		inword = (int)(m >> 63);
@@ -191,8 +205,8 @@ block:
 		pos += 8;
 	}
 	t->escape = esc;
-	if (k->bfn)
-		flush(t, k);
+	if (k.bfn)
+		flush(&b, k, buf);
 	/* the word may go on in the next chunk */
 	if (inword) {
 		memmove(buf, buf + ws, pos - ws);
