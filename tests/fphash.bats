@@ -102,6 +102,23 @@ setup() {
 	check 1 '' 'fphash: t2:3: character 1 is not 0 or 1\n' fphash -f feat -m 4 -t t2 pages
 }
 
+@test "fphash: wide table rows, read 8 characters at a time" {
+	# a page of one feature of weight 1 has the feature's row
+	printf '10110011100011110000\n01101100011101010101\r\n11111111000000001101\n' >t
+	printf 'p1\tapple:1\np2\tbanana:1\np3\tcherry:1\n' >one
+	check 0 'p1\t10110011100011110000\np2\t01101100011101010101\np3\t11111111000000001101\n' '' \
+		fphash -f feat -m 20 -t t one
+	check 0 'p1\t1011001110001\np2\t0110110001110\np3\t1111111100000\n' '' \
+		fphash -f feat -m 13 -t t one
+	# a bad character past the first 8, or in them; a row cut short
+	printf '10110011100011110000\n0110110001q101010101\n11111111000000001101\n' >t1
+	check 1 '' 'fphash: t1:2: character 11 is not 0 or 1\n' fphash -f feat -m 20 -t t1 one
+	printf '10110011100011110000\n01101100011101010101\n11111121000000001101\n' >t2
+	check 1 '' 'fphash: t2:3: character 7 is not 0 or 1\n' fphash -f feat -m 20 -t t2 one
+	printf '10110011100011110000\n0110110001110101010\r\n11111111000000001101\n' >t3
+	check 1 '' 'fphash: t3:2: row has 19 bits, 20 needed\n' fphash -f feat -m 20 -t t3 one
+}
+
 @test "fphash: a CRLF table" {
 	printf '1100\r\n1010\r\n0110\r\n' >crlf
 	check 0 "$want" '' fphash -f feat -m 4 -t crlf pages
