@@ -9,16 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "siphash.h"
+
 #define SWAR_ONES	UINT64_C(0x0101010101010101)
 #define SWAR_HIGHS	(SWAR_ONES * 0x80)
 
-/* The 8 bytes at p, little-endian whatever the machine (compilers make it one load). */
+/* The 8 bytes at p, little-endian whatever the machine (siphash.h's load). */
 static inline uint64_t
 swar_load8(const unsigned char *p)
 {
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	return sip_load64(p);
 }
 
 /* Store v at p, its low byte first (written out: compilers make this one store). */
