@@ -399,10 +399,10 @@ csa(struct fp *hi, struct fp *lo, struct fp a, struct fp b, struct fp c)
  * runs until the carry of all 128 bits has ended, some 6 planes; this
  * costs some 15 word operations a row.
  */
-static void
-add16(uint64_t (*plane)[2], struct fp *acc, const struct fp *r)
+static struct fp
+add8(struct fp *acc, const struct fp *r)
 {
-	struct fp twoa, twob, foura, fourb, eighta, eightb, sixteen;
+	struct fp twoa, twob, foura, fourb, eight;
 
 	csa(&twoa, &acc[0], acc[0], r[0], r[1]);
 	csa(&twob, &acc[0], acc[0], r[2], r[3]);
@@ -410,14 +410,15 @@ add16(uint64_t (*plane)[2], struct fp *acc, const struct fp *r)
 	csa(&twoa, &acc[0], acc[0], r[4], r[5]);
 	csa(&twob, &acc[0], acc[0], r[6], r[7]);
 	csa(&fourb, &acc[1], acc[1], twoa, twob);
-	csa(&eighta, &acc[2], acc[2], foura, fourb);
-	csa(&twoa, &acc[0], acc[0], r[8], r[9]);
-	csa(&twob, &acc[0], acc[0], r[10], r[11]);
-	csa(&foura, &acc[1], acc[1], twoa, twob);
-	csa(&twoa, &acc[0], acc[0], r[12], r[13]);
-	csa(&twob, &acc[0], acc[0], r[14], r[15]);
-	csa(&fourb, &acc[1], acc[1], twoa, twob);
-	csa(&eightb, &acc[2], acc[2], foura, fourb);
+	csa(&eight, &acc[2], acc[2], foura, fourb);
+	return eight;	/* the rows of weight 8 these 8 made */
+}
+
+static void
+add16(uint64_t (*plane)[2], struct fp *acc, const struct fp *r)
+{
+	struct fp eighta = add8(acc, r), eightb = add8(acc, r + 8), sixteen;
+
 	csa(&sixteen, &acc[3], acc[3], eighta, eightb);
 	addrow(plane, sixteen, 4);
 }
