@@ -10,6 +10,7 @@
 #include "fp.h"
 #include "rdr.h"
 #include "simhash.h"
+#include "swar.h"
 #include "util.h"
 #include "wtab.h"
 
@@ -86,6 +87,7 @@ loadtable(const char *path, size_t nrows)
 	char *line;
 	ptrdiff_t n;
 	size_t i = 0, j, cap = 0;
+	uint64_t v;
 	int bad = 0;
 
 	if (rdr_open(&r, path) < 0)
@@ -94,7 +96,19 @@ loadtable(const char *path, size_t nrows)
 	for (; !bad && i < nrows && (n = rdr_line(&r, &line)) >= 0; i++) {
 		egrow(&rows, &cap, i + 1, sizeof *rows);
 		memset(&rows[i], 0, sizeof rows[i]);
-		for (j = 0; j < mbits && j < (size_t)n; j++) {
+		/*
+		 * 8 characters at a time while all are 0 or 1: each one's bit
+		 * gathered into a byte by one multiplication, the first its
+		 * top bit; the rest, or a bad character, one at a time
+		 */
+		for (j = 0; j + 8 <= mbits && j + 8 <= (size_t)n; j += 8) {
+			v = swar_load8((const unsigned char *)line + j);
+			if ((v & ~SWAR_ONES) != SWAR_ONES * '0')
+				break;
+			rows[i].w[j >> 6] |= ((v & SWAR_ONES) * UINT64_C(0x8040201008040201)) >>
+			    56 << (56 - (j & 63));
+		}
+		for (; j < mbits && j < (size_t)n; j++) {
 			if (line[j] != '0' && line[j] != '1')
 				break;
 			if (line[j] == '1')

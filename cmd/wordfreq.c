@@ -111,7 +111,7 @@ featureid(const char *w, size_t n)
 }
 
 /* Count the feature of id i (from featureid). */
-static void
+static inline void
 countid(uint32_t i)
 {
 	/* with -v only vocabulary words count, else all but stopwords */
@@ -222,18 +222,6 @@ setnum(struct entry *e, size_t num)
 		memcpy(e->dig, d, n);
 }
 
-/* Write the number of e: its digits, 8 bytes copied at once, as kept. */
-static void
-putnum(const struct entry *e)
-{
-	if (e->ndig) {
-		memcpy(obuf_room(&out, sizeof e->dig), e->dig, sizeof e->dig);
-		out.n += e->ndig;
-	} else {
-		obuf_addu(&out, e->num);
-	}
-}
-
 /* How many words ahead putpage asks for their tables' entries. */
 enum { PUTAHEAD = 16 };
 
@@ -241,7 +229,9 @@ enum { PUTAHEAD = 16 };
 static void
 putpage(void)
 {
-	const char *w;
+	struct entry *e;
+	const char *w = NULL;
+	char *o;
 	size_t i, n;
 	uint32_t k;
 
@@ -263,24 +253,38 @@ putpage(void)
 		if (!opt.iflag && i + PUTAHEAD / 2 < tab.ntouched)
 			PREFETCH(tab.words.text + tab.words.off[tab.touched[i + PUTAHEAD / 2]]);
 		k = tab.touched[i];
-		if (i > 0)
-			obuf_addc(&out, ' ');
-		if (opt.iflag) {
-			if (tab.ent[k].num == WTAB_NONE) {
-				/* without -v: the next number, the word's line in the totals */
-				egrow(&tab.order, &tab.ordercap, tab.nnum + 1, sizeof *tab.order);
-				tab.order[tab.nnum] = k;
-				setnum(&tab.ent[k], tab.nnum++);
-			}
-			putnum(&tab.ent[k]);
-		} else {
-			w = wtab_word(&tab.words, k, &n);
-			obuf_add(&out, w, n);
+		e = &tab.ent[k];
+		if (opt.iflag && e->num == WTAB_NONE) {
+			/* without -v: the next number, the word's line in the totals */
+			egrow(&tab.order, &tab.ordercap, tab.nnum + 1, sizeof *tab.order);
+			tab.order[tab.nnum] = k;
+			setnum(e, tab.nnum++);
 		}
-		obuf_addc(&out, ':');
-		obuf_addu(&out, tab.ent[k].count);
-		tab.ent[k].total += tab.ent[k].count;
-		tab.ent[k].count = 0;
+		if (opt.iflag)
+			n = 20;	/* a number's digits: 8 copied if kept, else utoa's */
+		else
+			w = wtab_word(&tab.words, k, &n);
+		/* room for the item at once: a space, word or number, ':', count */
+		o = obuf_room(&out, n + 22);
+		if (i > 0)
+			*o++ = ' ';
+		if (!opt.iflag) {
+			memcpy(o, w, n);
+			o += n;
+		} else if (e->ndig) {
+			memcpy(o, e->dig, sizeof e->dig);
+			o += e->ndig;
+		} else {
+			o += utoa(o, e->num);
+		}
+		*o++ = ':';
+		if (e->count < 10)	/* most counts */
+			*o++ = (char)('0' + e->count);
+		else
+			o += utoa(o, e->count);
+		out.n = (size_t)(o - out.p);
+		e->total += e->count;
+		e->count = 0;
 	}
 	obuf_addc(&out, '\n');
 	tab.ntouched = 0;

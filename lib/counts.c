@@ -65,7 +65,7 @@ nextnumslow(struct counts *it, const char *s, long long *num, long long *c,
 }
 
 int
-counts_nextnum(struct counts *it, long long *num, long long *c,
+counts_nextnum_any(struct counts *it, long long *num, long long *c,
     const char **item, size_t *itemn)
 {
 	const char *p = it->p, *end = it->end, *s, *d;

@@ -3,16 +3,25 @@
 
 #include "fp.h"
 #include "rec.h"
+#include "swar.h"
 #include "util.h"
 
 void
 fp_write(const struct fp *f, unsigned m, FILE *out)
 {
 	char bits[FP_MAXBITS];
+	uint64_t b;
 	unsigned j;
 
-	for (j = 0; j < m; j++)
-		bits[j] = '0' + (char)(f->w[j >> 6] >> (63 - (j & 63)) & 1);
+	/*
+	 * 8 bits at a time, the first the byte's top bit: the byte copied
+	 * into all 8 bytes, byte i keeping bit 7 - i, each made 0 or 1
+	 */
+	for (j = 0; j < m; j += 8) {
+		b = f->w[j >> 6] >> (56 - (j & 63)) & 0xff;
+		b = (b * SWAR_ONES) & UINT64_C(0x0102040810204080);
+		swar_store8(bits + j, ((b + SWAR_ONES * 0x7f) >> 7 & SWAR_ONES) | SWAR_ONES * '0');
+	}
 	fwrite(bits, 1, m, out);
 }
 

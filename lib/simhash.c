@@ -359,22 +359,88 @@ weigh(struct simh *s, uint32_t i, uint64_t c)
 	return c;
 }
 
+/* Add row r to the bit-sliced sums from plane l up: a ripple carry. */
+static inline void
+addrow(uint64_t (*plane)[2], struct fp r, unsigned l)
+{
+	uint64_t t;
+
+	/* both words at once (past M the bits are 0): one loop, so one
+	 * hard-to-predict end, not two */
+	for (; r.w[0] | r.w[1]; l++) {
+		t = plane[l][0] & r.w[0];
+		plane[l][0] ^= r.w[0];
+		r.w[0] = t;
+		t = plane[l][1] & r.w[1];
+		plane[l][1] ^= r.w[1];
+		r.w[1] = t;
+	}
+}
+
+/* A carry-save adder: a + b + c, bit by bit, is 2 * *hi + *lo. */
+static inline void
+csa(struct fp *hi, struct fp *lo, struct fp a, struct fp b, struct fp c)
+{
+	unsigned h;
+	uint64_t u;
+
+	for (h = 0; h < 2; h++) {
+		u = a.w[h] ^ b.w[h];
+		hi->w[h] = (a.w[h] & b.w[h]) | (u & c.w[h]);
+		lo->w[h] = u ^ c.w[h];
+	}
+}
+
+/*
+ * The rows of weight 1, 16 at a time: a tree of carry-save adders
+ * (Harley and Seal's) keeps the sums of the rows so far in the bits of
+ * weight 1, 2, 4 and 8 (acc[0..3]), and each 16 rows make one row of
+ * weight 16, added to the planes from plane 4. A ripple carry per row
+ * runs until the carry of all 128 bits has ended, some 6 planes; this
+ * costs some 15 word operations a row.
+ */
+static struct fp
+add8(struct fp *acc, const struct fp *r)
+{
+	struct fp twoa, twob, foura, fourb, eight;
+
+	csa(&twoa, &acc[0], acc[0], r[0], r[1]);
+	csa(&twob, &acc[0], acc[0], r[2], r[3]);
+	csa(&foura, &acc[1], acc[1], twoa, twob);
+	csa(&twoa, &acc[0], acc[0], r[4], r[5]);
+	csa(&twob, &acc[0], acc[0], r[6], r[7]);
+	csa(&fourb, &acc[1], acc[1], twoa, twob);
+	csa(&eight, &acc[2], acc[2], foura, fourb);
+	return eight;	/* the rows of weight 8 these 8 made */
+}
+
+static void
+add16(uint64_t (*plane)[2], struct fp *acc, const struct fp *r)
+{
+	struct fp eighta = add8(acc, r), eightb = add8(acc, r + 8), sixteen;
+
+	csa(&sixteen, &acc[3], acc[3], eighta, eightb);
+	addrow(plane, sixteen, 4);
+}
+
 /*
  * The fingerprint of the weights in touched; resets them. Bit j is 1 when
  * the sign sum S_j = 2 * P_j - W is above 0, W being the page's total weight
  * and P_j the weight of the features whose row has bit j set: when P_j >
  * floor(W / 2). The P_j of all bits are counted at once, bit-sliced: plane l
  * holds bit l of every P_j, so adding a row is a few word operations (a
- * ripple carry through the planes), and the comparison with floor(W / 2) is
+ * ripple carry through the planes, or for the rows of odd weight a
+ * carry-save adder, add16), and the comparison with floor(W / 2) is
  * one pass over the planes from the top.
  */
 static int
 fingerprint(struct simh *s, struct fp *f)
 {
-	uint64_t plane[64][2], c0, c1, t, w, c, gt, eq, *weight = s->weight;
+	uint64_t plane[64][2], w, c, gt, eq, *weight = s->weight;
 	const uint32_t *touched = s->touched;
+	struct fp acc[4], last[16], *odd = s->pagerows;
 	int64_t total = 0;
-	size_t k, ntouched = s->ntouched;
+	size_t k, nodd = 0, ntouched = s->ntouched;
 	unsigned nplanes, i, l, h;
 
 	/* the counts become weights; raw counts are their own */
@@ -388,34 +454,38 @@ fingerprint(struct simh *s, struct fp *f)
 		}
 		total += (int64_t)weight[touched[k]];
 	}
-	/* every P_j <= W: the planes of W's bits suffice, carries never leave them */
+	/*
+	 * every P_j <= W: the planes of W's bits suffice, carries never
+	 * leave them (nor do those of partial sums, each at most P_j)
+	 */
 	for (nplanes = 1; (uint64_t)total >> nplanes; nplanes++)
 		;
 	memset(plane, 0, nplanes * sizeof plane[0]);
+	/*
+	 * The row times w: the row added at plane i for each bit i of w
+	 * from 1 up; bit 0 by the rows of odd weight, gathered (in place,
+	 * odd[nodd] is at most pagerows[k]) for add16.
+	 */
 	for (k = 0; k < ntouched; k++) {
 		w = weight[touched[k]];
 		weight[touched[k]] = 0;
-		/* the row times w: the row added at plane i for each bit i of w */
-		for (i = 0; w; i++, w >>= 1) {
-			if (!(w & 1))
-				continue;
-			/*
-			 * both words at once (past M the bits are 0): one
-			 * loop, so one hard-to-predict end, not two
-			 */
-			c0 = s->pagerows[k].w[0];
-			c1 = s->pagerows[k].w[1];
-			for (l = i; c0 | c1; l++) {
-				t = plane[l][0] & c0;
-				plane[l][0] ^= c0;
-				c0 = t;
-				t = plane[l][1] & c1;
-				plane[l][1] ^= c1;
-				c1 = t;
-			}
-		}
+		if (w & 1)
+			odd[nodd++] = s->pagerows[k];
+		for (i = 1, w >>= 1; w; i++, w >>= 1)
+			if (w & 1)
+				addrow(plane, s->pagerows[k], i);
 	}
 	s->ntouched = 0;
+	memset(acc, 0, sizeof acc);
+	for (k = 0; k + 16 <= nodd; k += 16)
+		add16(plane, acc, odd + k);
+	if (k < nodd) {
+		memset(last, 0, sizeof last);
+		memcpy(last, odd + k, (nodd - k) * sizeof *last);
+		add16(plane, acc, last);
+	}
+	for (l = 0; l < 4; l++)
+		addrow(plane, acc[l], l);
 	/* P_j > c, all j at once: the first plane from the top where they differ decides */
 	c = (uint64_t)total / 2;
 	memset(f, 0, sizeof *f);

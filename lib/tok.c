@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "esc.h"
+#include "swar.h"
 #include "tok.h"
 #include "tok_unitab.h"
 #include "util.h"
@@ -49,26 +50,37 @@ struct sink {
 	void *ctx;
 };
 
-static void
-flush(struct tok *t, const struct sink *k)
+/*
+ * The words of a chunk not yet given, as (offset, length) in t->word:
+ * feedascii's own, on its stack, and so is the sink it copies, so that
+ * the compiler keeps the count in a register (the tokenizer's stores of
+ * bytes could change any field of struct tok, and would make it load
+ * them again after each).
+ */
+struct batch {
+	size_t off[TOK_BATCH], len[TOK_BATCH], n;
+};
+
+static inline void
+flush(struct batch *b, struct sink k, const char *buf)
 {
-	if (t->nbatch)
-		k->bfn(k->ctx, t->word.p, t->boff, t->blen, t->nbatch);
-	t->nbatch = 0;
+	if (b->n)
+		k.bfn(k.ctx, buf, b->off, b->len, b->n);
+	b->n = 0;
 }
 
-/* The word of len bytes at off in t->word. */
+/* The word of len bytes at off in buf (t->word). */
 static inline void
-emit(struct tok *t, const struct sink *k, size_t off, size_t len)
+emit(struct batch *b, struct sink k, const char *buf, size_t off, size_t len)
 {
-	if (!k->bfn) {
-		k->fn(k->ctx, t->word.p + off, len);
+	if (!k.bfn) {
+		k.fn(k.ctx, buf + off, len);
 		return;
 	}
-	t->boff[t->nbatch] = off;
-	t->blen[t->nbatch] = len;
-	if (++t->nbatch == TOK_BATCH)
-		flush(t, k);
+	b->off[b->n] = off;
+	b->len[b->n] = len;
+	if (++b->n == TOK_BATCH)
+		flush(b, k, buf);
 }
 
 /*
@@ -77,30 +89,10 @@ emit(struct tok *t, const struct sink *k, size_t off, size_t len)
  * and arithmetic on all 8 at once marks the letters, with no carry from
  * one byte to the next. Each byte's mark is its high bit.
  */
-#define ONES	UINT64_C(0x0101010101010101)
-#define HIGHS	(ONES * 0x80)
-
-static inline uint64_t
-load8(const unsigned char *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-	    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static inline void
-store8(char *p, uint64_t v)
-{
-	/* written out: compilers make this one store where they can */
-	p[0] = (char)(v & 0xff);
-	p[1] = (char)(v >> 8 & 0xff);
-	p[2] = (char)(v >> 16 & 0xff);
-	p[3] = (char)(v >> 24 & 0xff);
-	p[4] = (char)(v >> 32 & 0xff);
-	p[5] = (char)(v >> 40 & 0xff);
-	p[6] = (char)(v >> 48 & 0xff);
-	p[7] = (char)(v >> 56 & 0xff);
-}
+#define ONES	SWAR_ONES
+#define HIGHS	SWAR_HIGHS
+#define load8(p)	swar_load8(p)
+#define store8(p, v)	swar_store8(p, v)
 
 /*
  * The ASCII letters of v: with bit 5 set (lowercase) and bit 7 clear, a
@@ -124,15 +116,6 @@ backslashes(uint64_t v)
 	return ~(((y & ONES * 0x7f) + ONES * 0x7f) | y) & HIGHS;
 }
 
-/* The index of the byte whose high bit is the single bit set in b. */
-static inline size_t
-byteof(uint64_t b)
-{
-	/* the bit moved to the byte's low bit, times 0x0001020304050607:
-	 * byte i's own number lands in the top byte */
-	return (size_t)(((b >> 7) * UINT64_C(0x0001020304050607)) >> 56);
-}
-
 /*
  * t->word mirrors the text: the word cut by the last chunk's end (its
  * t->word.n bytes), then this chunk's bytes, the letters lowercased, from
@@ -144,8 +127,10 @@ byteof(uint64_t b)
  */
 static void
 feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
-    const struct sink *k)
+    const struct sink *sink)
 {
+	struct sink k = *sink;
+	struct batch b;
 	uint64_t v = 0, m, prev, bounds, bits, bs = 0, el = 0;
 	size_t pos = t->word.n, ws = 0;
 	int inword = pos > 0, esc = t->escape;
@@ -154,6 +139,7 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 
 	obuf_room(&t->word, (size_t)(end - p));
 	buf = t->word.p;
+	b.n = 0;
 	while (p < end) {
 		if (end - p >= 8) {
 			v = load8(p);
@@ -175,7 +161,7 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 		}
 		buf[pos++] = (char)c;
 		if (inword) {
-			emit(t, k, ws, pos - 1 - ws);
+			emit(&b, k, buf, ws, pos - 1 - ws);
 			inword = 0;
 		}
 		/* a backslash takes its escape letter with it */
@@ -192,7 +178,7 @@ block:
 		el |= bs << 8;
 		esc = (int)(bs >> 63);
 		for (bits = el; bits; bits &= bits - 1)
-			if (esc_byte((int)(v >> 8 * byteof(bits & (~bits + 1)) & 0xff)) < 0)
+			if (esc_byte((int)(v >> 8 * swar_first(bits) & 0xff)) < 0)
 				t->bad = 1;
 		m = letters(v) & ~el;
 		store8(buf + pos, v | m >> 2);
@@ -204,14 +190,14 @@ block:
 		prev = m << 8 | (inword ? 0x80 : 0);
 		bounds = (m ^ prev) & HIGHS;
 		if (inword && bounds) {
-			emit(t, k, ws, pos + byteof(bounds & (~bounds + 1)) - ws);
+			emit(&b, k, buf, ws, pos + swar_first(bounds) - ws);
 			bounds &= bounds - 1;
 		}
 		while (bounds) {
-			ws = pos + byteof(bounds & (~bounds + 1));
+			ws = pos + swar_first(bounds);
 			if (!(bounds &= bounds - 1))
 				break;
-			emit(t, k, ws, pos + byteof(bounds & (~bounds + 1)) - ws);
+			emit(&b, k, buf, ws, pos + swar_first(bounds) - ws);
 			bounds &= bounds - 1;
 		}
 		inword = (int)(m >> 63);
@@ -219,8 +205,8 @@ block:
 		pos += 8;
 	}
 	t->escape = esc;
-	if (k->bfn)
-		flush(t, k);
+	if (k.bfn)
+		flush(&b, k, buf);
 	/* the word may go on in the next chunk */
 	if (inword) {
 		memmove(buf, buf + ws, pos - ws);
@@ -234,9 +220,7 @@ block:
 static inline uint64_t
 alnums(uint64_t v)
 {
-	uint64_t x = v & ONES * 0x7f;
-
-	return letters(v) | ((x + ONES * 0x50) & ~(x + ONES * 0x46) & ~v & HIGHS);
+	return letters(v) | swar_digits(v);
 }
 
 /* UTF-8 of c at w; returns the byte after it. */
@@ -322,17 +306,17 @@ feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
 			store8(w, v | ONES * 0x20);
 			bounds = (m ^ (m << 8 | (t->inword ? 0x80 : 0))) & HIGHS;
 			if (t->inword && bounds) {
-				e = byteof(bounds & (~bounds + 1));
+				e = swar_first(bounds);
 				fn(ctx, ws, (size_t)(w + e - ws));
 				bounds &= bounds - 1;
 			}
 			while (bounds) {
-				s = byteof(bounds & (~bounds + 1));
+				s = swar_first(bounds);
 				if (!(bounds &= bounds - 1)) {
 					ws = w + s;	/* it goes on after the block */
 					break;
 				}
-				e = byteof(bounds & (~bounds + 1));
+				e = swar_first(bounds);
 				bounds &= bounds - 1;
 				fn(ctx, w + s, e - s);
 			}

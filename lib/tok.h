@@ -44,9 +44,6 @@ struct tok {
 	int need;		/* continuation bytes still to come, 0 if none */
 	int len;		/* its length */
 	int inword;		/* 0, UNI_WORD or UNI_SINGLE: what the word is */
-	/* the words of a batch, not yet delivered (tok_feed_batch) */
-	size_t boff[TOK_BATCH], blen[TOK_BATCH];
-	size_t nbatch;
 };
 
 void tok_init(struct tok *t, unsigned flags);

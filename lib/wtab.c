@@ -352,7 +352,8 @@ wtab_batch(struct wtab *t, int findonly, const char *buf, const size_t *off,
     const size_t *len, size_t n, uint32_t *ids)
 {
 	struct wref ref[BATCH];
-	size_t i, j, m;
+	size_t i, j, k, m;
+	uint32_t h;
 
 	if (t->mask < BIGTABLE) {
 		for (i = 0; i < n; i++)
@@ -364,10 +365,24 @@ wtab_batch(struct wtab *t, int findonly, const char *buf, const size_t *off,
 		m = n - i < BATCH ? n - i : BATCH;
 		for (j = i; j < i + m; j++)
 			wtab_prepare(t, &ref[j - i], buf + off[j], len[j]);
-		for (j = i; j < i + m; j++)
+		for (j = i; j < i + m; j++) {
+			/*
+			 * the search inline: a word found, or one absent
+			 * when only found words are asked for, with no
+			 * change of hash, needs no call
+			 */
+			if (ref[j - i].sip == t->sip) {
+				h = ref[j - i].hash;
+				k = lookup(t, buf + off[j], len[j], h, ref[j - i].key);
+				if (!toolong(t, h, k) && (t->slot[k].id1 || findonly)) {
+					ids[j] = t->slot[k].id1 - 1;	/* WTAB_NONE for 0 */
+					continue;
+				}
+			}
 			ids[j] = findonly ?
 			    wtab_find_ref(t, &ref[j - i], buf + off[j], len[j]) :
 			    wtab_intern_ref(t, &ref[j - i], buf + off[j], len[j]);
+		}
 	}
 }
 

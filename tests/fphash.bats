@@ -102,6 +102,23 @@ setup() {
 	check 1 '' 'fphash: t2:3: character 1 is not 0 or 1\n' fphash -f feat -m 4 -t t2 pages
 }
 
+@test "fphash: wide table rows, read 8 characters at a time" {
+	# a page of one feature of weight 1 has the feature's row
+	printf '10110011100011110000\n01101100011101010101\r\n11111111000000001101\n' >t
+	printf 'p1\tapple:1\np2\tbanana:1\np3\tcherry:1\n' >one
+	check 0 'p1\t10110011100011110000\np2\t01101100011101010101\np3\t11111111000000001101\n' '' \
+		fphash -f feat -m 20 -t t one
+	check 0 'p1\t1011001110001\np2\t0110110001110\np3\t1111111100000\n' '' \
+		fphash -f feat -m 13 -t t one
+	# a bad character past the first 8, or in them; a row cut short
+	printf '10110011100011110000\n0110110001q101010101\n11111111000000001101\n' >t1
+	check 1 '' 'fphash: t1:2: character 11 is not 0 or 1\n' fphash -f feat -m 20 -t t1 one
+	printf '10110011100011110000\n01101100011101010101\n11111121000000001101\n' >t2
+	check 1 '' 'fphash: t2:3: character 7 is not 0 or 1\n' fphash -f feat -m 20 -t t2 one
+	printf '10110011100011110000\n0110110001110101010\r\n11111111000000001101\n' >t3
+	check 1 '' 'fphash: t3:2: row has 19 bits, 20 needed\n' fphash -f feat -m 20 -t t3 one
+}
+
 @test "fphash: a CRLF table" {
 	printf '1100\r\n1010\r\n0110\r\n' >crlf
 	check 0 "$want" '' fphash -f feat -m 4 -t crlf pages
@@ -486,4 +503,35 @@ imatchdata() {
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]#big	}" = "${lines[1]#big2	}" ]
+}
+
+@test "fphash -i: long records read as their words, the bad items too" {
+	# long records: their items are read 8 bytes at a time (counts.h)
+	awk 'BEGIN { for (i = 0; i < 300; i++) print "w" i }' >words
+	awk 'BEGIN { for (i = 0; i < 300; i++) {
+		r = ""; for (j = 0; j < 16; j++) r = r (int(i / 2 ^ (j % 9)) + j) % 2; print r } }' >tab
+	# numbers of 1 to 8 digits (leading zeros), counts of 1 to 12 digits,
+	# runs of spaces; in bad, item 60 of records 2 to 6 is bad
+	awk 'BEGIN { split("13:1x 00300:1 123456789:1 1:2:7 13:+7", b, " ")
+	    for (p = 0; p < 6; p++) {
+		n = "p" p "\t"; w = n; x = n
+		for (i = 0; i < 120; i++) {
+			k = (i * 37 + p * 11) % 300; c = (i * 7 + p) % 13 + 1
+			if (i % 9 == 0) c = c "000003"; if (i % 23 == 0) c = c "0000000007"
+			z = i % 11 == 0 ? "0000" : (i % 5 == 0 ? "0" : "")
+			sp = i == 0 ? "" : (i % 17 == 0 ? "   " : " ")
+			n = n sp z k ":" c; w = w sp "w" k ":" c
+			x = x sp (p > 0 && i == 60 ? b[p] : z k ":" c)
+		}
+		print n >"in"; print w >"in.w"; print x >"bad" } }'
+	fphash -f words -m 16 -t tab in.w >want
+	[ "$(wc -l <want)" -eq 6 ]
+	: >empty
+	cmpout 0 want empty fphash -f words -i words -m 16 -t tab in
+	check 1 "$(sed -n 1p want)\n" "fphash: bad:2: bad count item '13:1x'
+fphash: bad:3: word number 300 is not in the word list
+fphash: bad:4: word number 123456789 is not in the word list
+fphash: bad:5: bad count item '1:2:7'
+fphash: bad:6: bad count item '13:+7'
+" fphash -f words -i words -m 16 -t tab bad
 }

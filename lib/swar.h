@@ -1,0 +1,74 @@
+/*
+ * swar.h: 8 bytes at a time in a 64-bit word (SIMD within a register),
+ * in portable C: the byte at the lowest address is the word's low byte,
+ * and a byte's mark is its high bit.
+ */
+#ifndef SWAR_H
+#define SWAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "siphash.h"
+
+#define SWAR_ONES	UINT64_C(0x0101010101010101)
+#define SWAR_HIGHS	(SWAR_ONES * 0x80)
+
+/* The 8 bytes at p, little-endian whatever the machine (siphash.h's load). */
+static inline uint64_t
+swar_load8(const unsigned char *p)
+{
+	return sip_load64(p);
+}
+
+/* Store v at p, its low byte first (written out: compilers make this one store). */
+static inline void
+swar_store8(char *p, uint64_t v)
+{
+	p[0] = (char)(v & 0xff);
+	p[1] = (char)(v >> 8 & 0xff);
+	p[2] = (char)(v >> 16 & 0xff);
+	p[3] = (char)(v >> 24 & 0xff);
+	p[4] = (char)(v >> 32 & 0xff);
+	p[5] = (char)(v >> 40 & 0xff);
+	p[6] = (char)(v >> 48 & 0xff);
+	p[7] = (char)(v >> 56 & 0xff);
+}
+
+/* The marks of the ASCII decimal digits of v (0x30 to 0x39; exact, no carry between bytes). */
+static inline uint64_t
+swar_digits(uint64_t v)
+{
+	uint64_t x = v & SWAR_ONES * 0x7f;
+
+	return (x + SWAR_ONES * 0x50) & ~(x + SWAR_ONES * 0x46) & ~v & SWAR_HIGHS;
+}
+
+/*
+ * The number the 8 digits of d make, each byte a digit's value (0 to 9),
+ * the first (most significant) in the low byte: pairs, then fours, then
+ * all eight, by three multiplications.
+ */
+static inline uint64_t
+swar_number(uint64_t d)
+{
+	d = (d * 10 + (d >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+	d = (d * 100 + (d >> 16)) & UINT64_C(0x0000ffff0000ffff);
+	return (d * 10000 + (d >> 32)) & UINT64_C(0xffffffff);
+}
+
+/* The index of the byte whose high bit is the lowest bit set in b (b != 0, marks only). */
+static inline size_t
+swar_first(uint64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (size_t)__builtin_ctzll(b) >> 3;
+#else
+	b &= ~b + 1;
+	/* the bit moved to the byte's low bit, times 0x0001020304050607:
+	 * byte i's own number lands in the top byte */
+	return (size_t)(((b >> 7) * UINT64_C(0x0001020304050607)) >> 56);
+#endif
+}
+
+#endif
