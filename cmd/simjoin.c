@@ -249,6 +249,7 @@ queryindex(struct skidx **xp, int *ret)
 	if (!(x = *xp = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
 		exit(1);
 	b = join_new(&opt);
+	join_inmemory(b);	/* the query join holds the batch in memory too */
 	skidx_size(x, &size, &maxwhole);
 	join_setsize(b, size, maxwhole);
 	*ret |= load(b, qfile);

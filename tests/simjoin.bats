@@ -513,3 +513,13 @@ rssbound() {
 	# the pairs of the whole, as they were before the blocks
 	check 0 '3401639285 13375\n' '' sh -c 'simjoin gen.sk | cksum'
 }
+
+@test "simjoin -x: a batch past 8 MB of hashes stays in memory: no temporary file" {
+	# the batch went to a scratch file (15 MB written for 10,000 queries)
+	gensketch -s 1 600 >kept.sk
+	gensketch -s 2 6000 >q.sk
+	skidx -o idx kept.sk >/dev/null
+	simjoin -x idx -q q.sk >want
+	[ "$(wc -l <want)" -gt 50 ]
+	TMPDIR=$PWD/none check 0 "$(cat want)\n" '' simjoin -x idx -q q.sk
+}
