@@ -266,9 +266,15 @@ inmem(const struct join *j, size_t d)
 static void
 alias(const struct join *j, struct join_slot *s)
 {
+	static uint64_t none[1];
 	size_t d = s->d;
 	uint64_t *p;
 
+	if (j->hn[d] == 0) {	/* memory may hold no words at all */
+		s->h = none;
+		s->w = (float *)none;
+		return;
+	}
 	if (j->spill) {
 		p = j->blk + (j->hoff[d] - j->blkstart);
 	} else {
