@@ -92,19 +92,17 @@ join_free(struct join *j)
 }
 
 static void spillwrite(struct join *, const uint64_t *, size_t, size_t);
+static void unalias(struct join *);
 
 /* The spill file from now on, with what memory held. */
 static void
 tofile(struct join *j)
 {
 	uint64_t *mem = j->mem;
-	size_t len = j->memlen, i;
+	size_t len = j->memlen;
 
 	j->spill = etmpfile();
-	/* the slots that point into memory are refilled from the file */
-	for (i = 0; j->slot && i < JOIN_SLOTS; i++)
-		if (j->slot[i].h != j->slot[i].hbuf)
-			j->slot[i].d = SIZE_MAX;
+	unalias(j);	/* refilled from the file */
 	j->mem = NULL;
 	j->memlen = j->memcap = 0;
 	spillwrite(j, mem, len, 0);
@@ -246,20 +244,43 @@ wwords(size_t n)
 	return (n + 1) / 2;
 }
 
-/*
- * Document d's sketch read back into a slot, with the weights made so far
- * (0 until made), unless it is there already: its own, or the next one if
- * its own holds keep (the other document of a pair). Valid until that
- * slot is refilled; the weights it made are written back then, so that
- * each is made once. While the "file" is memory a slot points into it:
- * nothing is copied, and the weights are made in place.
- */
+/* Where document d's words end: its hashes and the room for their weights. */
+static size_t
+wordsend(const struct join *j, size_t d)
+{
+	return j->hoff[d] + j->hn[d] + wwords(j->hn[d]);
+}
+
 /* Whether document d's words are in memory: all of them, or its block's. */
 static int
 inmem(const struct join *j, size_t d)
 {
 	return !j->spill || (j->hoff[d] >= j->blkstart &&
-	    j->hoff[d] + j->hn[d] + wwords(j->hn[d]) <= j->blkstart + j->blklen);
+	    wordsend(j, d) <= j->blkstart + j->blklen);
+}
+
+/* Slot s's weights back to the file, if it made any. */
+static void
+slotflush(struct join *j, struct join_slot *s)
+{
+	size_t d = s->d;
+
+	if (!s->dirty)
+		return;
+	memcpy(s->hbuf, s->wbuf, j->hn[d] * sizeof *s->wbuf);
+	spillwrite(j, s->hbuf, wwords(j->hn[d]), j->hoff[d] + j->hn[d]);
+	s->dirty = 0;
+}
+
+/* The slots that point into memory emptied: it moves, or goes. */
+static void
+unalias(struct join *j)
+{
+	size_t i;
+
+	for (i = 0; j->slot && i < JOIN_SLOTS; i++)
+		if (j->slot[i].h != j->slot[i].hbuf)
+			j->slot[i].d = SIZE_MAX;
 }
 
 /* Slot s pointed at its sketch in memory (inmem). */
@@ -278,7 +299,7 @@ alias(const struct join *j, struct join_slot *s)
 	if (j->spill) {
 		p = j->blk + (j->hoff[d] - j->blkstart);
 	} else {
-		if (j->hoff[d] + j->hn[d] + wwords(j->hn[d]) > j->memlen)
+		if (wordsend(j, d) > j->memlen)
 			eprintf("temporary file: truncated");
 		p = j->mem + j->hoff[d];
 	}
@@ -286,11 +307,19 @@ alias(const struct join *j, struct join_slot *s)
 	s->w = (float *)(p + j->hn[d]);
 }
 
+/*
+ * Document d's sketch read back into a slot, with the weights made so far
+ * (0 until made), unless it is there already: its own, or the next one if
+ * its own holds keep (the other document of a pair). Valid until that
+ * slot is refilled; the weights it made are written back then, so that
+ * each is made once. While the "file" is memory a slot points into it:
+ * nothing is copied, and the weights are made in place.
+ */
 static struct join_slot *
 slotof(struct join *j, size_t d, const struct join_slot *keep)
 {
 	struct join_slot *s, *t;
-	size_t i, e;
+	size_t i;
 
 	if (!j->slot) {
 		j->slot = ereallocarray(NULL, JOIN_SLOTS, sizeof *j->slot);
@@ -314,13 +343,8 @@ slotof(struct join *j, size_t d, const struct join_slot *keep)
 	}
 	if (s == keep)
 		s = t;
-	if (s->dirty) {
-		e = s->d;
-		memcpy(s->hbuf, s->wbuf, j->hn[e] * sizeof *s->wbuf);
-		spillwrite(j, s->hbuf, wwords(j->hn[e]), j->hoff[e] + j->hn[e]);
-	}
+	slotflush(j, s);
 	s->d = d;
-	s->dirty = 0;
 	if (inmem(j, d)) {
 		alias(j, s);
 		return s;
@@ -1193,8 +1217,9 @@ hopeless(struct join *j, struct join_slot *sa, struct join_slot *sb)
 		/*
 		 * Without containment, the hashes both hold bound the shared
 		 * ones of the union's first lim: counted by lookups in a
-		 * table of a's (the document the pairs in turn have in
-		 * common), not by a merge whose steps wait on each other.
+		 * table of the sketch the pairs in turn have in common
+		 * (sharedbound), not by a merge whose steps wait on each
+		 * other.
 		 */
 		both = sharedbound(j, sa, sb);
 	} else {
@@ -1297,15 +1322,11 @@ blkbegin(struct join *j, size_t first, size_t last)
 
 	for (i = 0; j->slot && i < JOIN_SLOTS; i++) {
 		s = &j->slot[i];
-		if (s->d != SIZE_MAX && s->dirty) {
-			memcpy(s->hbuf, s->wbuf, j->hn[s->d] * sizeof *s->wbuf);
-			spillwrite(j, s->hbuf, wwords(j->hn[s->d]), j->hoff[s->d] + j->hn[s->d]);
-		}
+		slotflush(j, s);
 		s->d = SIZE_MAX;
-		s->dirty = 0;
 	}
 	j->blkstart = j->hoff[first];
-	j->blklen = j->hoff[last] + j->hn[last] + wwords(j->hn[last]) - j->blkstart;
+	j->blklen = wordsend(j, last) - j->blkstart;
 	egrow(&j->blk, &j->blkcap, j->blklen, sizeof *j->blk);
 	spillread(j, j->blk, j->blklen, j->blkstart);
 	j->blkdirty = 0;
@@ -1314,13 +1335,9 @@ blkbegin(struct join *j, size_t first, size_t last)
 static void
 blkend(struct join *j)
 {
-	size_t i;
-
 	if (j->blkdirty)
 		spillwrite(j, j->blk, j->blklen, j->blkstart);
-	for (i = 0; j->slot && i < JOIN_SLOTS; i++)
-		if (j->slot[i].h != j->slot[i].hbuf)
-			j->slot[i].d = SIZE_MAX;
+	unalias(j);
 	j->blkstart = j->blklen = 0;
 }
 
@@ -1388,7 +1405,7 @@ verifyall(struct join *j, struct verify *v)
 			j->tick(d - first, j->ndocs - first, j->tickctx);
 		npart = partners(j, d, mark, &part, &partcap);
 		if (d > block && (npend + npart > JOIN_SCREEN ||
-		    j->hoff[d] + j->hn[d] + wwords(j->hn[d]) - j->hoff[block] > JOIN_BLOCK)) {
+		    wordsend(j, d) - j->hoff[block] > JOIN_BLOCK)) {
 			screen(j, v, pend, sim, npend, block, d - 1);
 			npend = 0;
 			block = d;
