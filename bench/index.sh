@@ -12,6 +12,15 @@
 # The queries and the additions are new documents, a tenth of them edited
 # copies of earlier ones; the additions replace none. Work in INDEX_DIR (default
 # build/index-bench), kept between runs for the same N.
+#
+# INDEX_STEP=S (a divisor of N) builds the index by steps, as a state
+# grows: skidx -o of the first S documents, then skidx -a of each next S,
+# each step timed on its own and the build the sum; the sketch records
+# go from gensketch through split(1) (GNU) to one step at a time, and
+# are not kept (no text comparison). So 10M documents need the index's
+# 32 GB of disk, a step's records and its scratch (7 GB at S = 1M), and
+# gensketch's 10 GB of memory. The additions are timed on the index
+# itself, cut back to its length after.
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -21,6 +30,7 @@ PATH=$bin:$PATH
 n=${INDEX_N:-1000000}
 dir=${INDEX_DIR:-$here/build/index-bench}
 text=${INDEX_TEXT:-1}
+step=${INDEX_STEP:-$n}
 
 if ! [ -x /usr/bin/time ]; then
 	echo "bench-index: skipped (no /usr/bin/time; apt-get install time)"
@@ -44,32 +54,73 @@ measure() {
 		}' "$name.io"
 }
 
+# One step of a build by steps, run by split --filter with a step's records
+# on standard input as $FILE (s000000, s000001, ...): the first made with
+# -o, the others added with -a, and the 20,000 records past N kept.
+if [ "${1-}" = -step ]; then
+	i=${FILE#s}
+	if [ "$i" -ge $((n / step)) ]; then
+		cat >>tail.sk
+		exit 0
+	fi
+	cat >step.sk
+	if [ "$i" -eq 0 ]; then
+		measure "step-$i" skidx -o "coll.$n.idx" step.sk
+	else
+		measure "step-$i" skidx -a "coll.$n.idx" step.sk
+	fi
+	rm -f step.sk
+	exit 0
+fi
+
 # the collection, then 20,000 more of the same stream: 10,000 queries, 10,000
 # additions, a tenth of them edited copies of earlier documents
 if ! [ -s "coll.$n.idx" ] || ! [ -s add10k ]; then
-	gensketch -s 1 $((n + 20000)) >all.sk
-	head -n "$n" all.sk >"coll.$n.sk"
-	tail -n 20000 all.sk | head -n 10000 >q10k
-	tail -n 10000 all.sk >add10k
-	rm all.sk
+	if [ "$step" -lt "$n" ]; then
+		if [ $((n % step)) -ne 0 ] || [ "$step" -lt 1 ]; then
+			echo "bench-index: INDEX_STEP must divide INDEX_N" >&2
+			exit 2
+		fi
+		rm -f "coll.$n.idx" "coll.$n.sk" step-*.time tail.sk
+		export FILE n step
+		gensketch -s 1 $((n + 20000)) |
+		    split -a 6 -d -l "$step" --filter="sh '$here/bench/index.sh' -step" - s
+		[ "$(wc -l <tail.sk)" -eq 20000 ] || { echo "bench-index: the steps failed" >&2; exit 1; }
+		awk '{ w += $1; if ($2 > m) m = $2 } END { printf "build (%d steps)       %8.3f s (the sum) %8.1f MB (the largest)\n", NR, w, m / 1024 }' \
+		    step-*.time
+		head -n 10000 tail.sk >q10k
+		tail -n 10000 tail.sk >add10k
+		rm tail.sk
+		text=0
+	else
+		gensketch -s 1 $((n + 20000)) >all.sk
+		head -n "$n" all.sk >"coll.$n.sk"
+		tail -n 20000 all.sk | head -n 10000 >q10k
+		tail -n 10000 all.sk >add10k
+		rm all.sk
+		echo "kept: $n documents, $(wc -c <"coll.$n.sk") bytes of sketch records"
+		measure build skidx -o "coll.$n.idx" "coll.$n.sk"
+	fi
 	head -1 q10k >q1
-	echo "kept: $n documents, $(wc -c <"coll.$n.sk") bytes of sketch records"
-	measure build skidx -o "coll.$n.idx" "coll.$n.sk"
+	wc -c <"coll.$n.idx" >"coll.$n.len"
 else
 	echo "kept: $n documents (index made before)"
+	[ -s "coll.$n.len" ] || wc -c <"coll.$n.idx" >"coll.$n.len"
+	# what an interrupted run's additions left
+	truncate -s "$(cat "coll.$n.len")" "coll.$n.idx"
 fi
 measure one-query simjoin -x "coll.$n.idx" -q q1
 measure 10k-queries simjoin -x "coll.$n.idx" -q q10k
 wc -l <10k-queries.out | awk '{ printf "  (%d pairs)\n", $1 }'
-cp "coll.$n.idx" work.idx
-# skidx -a syncs the file it extends: the copy's own 3 GB would be
-# written out then, and timed as the addition's (6.9 s, not 1.5, at 1M)
+# the additions go to the index itself, cut back to its length after:
+# a copy would need its disk, and the copy's own bytes, synced by skidx -a,
+# would be timed as the addition's
+size=$(cat "coll.$n.len")
 sync
-measure 10k-additions skidx -a work.idx add10k
-size=$(wc -c <"coll.$n.idx")
+measure 10k-additions skidx -a "coll.$n.idx" add10k
 awk -v s="$size" -v n="$n" 'BEGIN { printf "index: %.0f bytes, %.0f bytes a document\n", s, s / n }'
-awk -v a="$(wc -c <work.idx)" -v s="$size" 'BEGIN { printf "10k additions: the index grew %.1f MB\n", (a - s) / 1e6 }'
-rm -f work.idx
+awk -v a="$(wc -c <"coll.$n.idx")" -v s="$size" 'BEGIN { printf "10k additions: the index grew %.1f MB\n", (a - s) / 1e6 }'
+truncate -s "$size" "coll.$n.idx"
 if [ "$text" = 1 ] && [ -s "coll.$n.sk" ]; then
 	echo "today, simjoin over the sketch records:"
 	measure text-one-query simjoin -q q1 "coll.$n.sk"
