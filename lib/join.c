@@ -712,6 +712,48 @@ counted(const struct join *j, size_t d)
  * of them at most are counted (the candidates' only), else to the spill
  * file, after the sketches, a part read back at a time.
  */
+/*
+ * With the counts held elsewhere and queries, a run serves only the
+ * queries holding its hash: a filter of their candidate hashes (16 bits
+ * each, by a multiplicative hash) lets countshared leave out most of the
+ * kept documents' hashes, which no query holds. A hash it lets through
+ * wrongly only makes a run no query reads. NULL: every hash counts.
+ */
+static uint64_t *
+queryfilter(struct join *j, unsigned *bits)
+{
+	const uint64_t *hv;
+	uint64_t *f, x;
+	size_t d, n = 0;
+	unsigned i;
+
+	if (!j->ext || !j->queries)
+		return NULL;
+	for (d = j->ncoll; d < j->ndocs; d++)
+		n += nprefix(j, d);
+	for (*bits = 12; *bits < 40 && ((uint64_t)1 << *bits) < 16 * (uint64_t)n; (*bits)++)
+		;
+	f = ecalloc(((size_t)1 << *bits) / 64, sizeof *f);
+	for (d = j->ncoll; d < j->ndocs; d++)
+		for (hv = winget(j, &j->win[2], d), i = 0; i < nprefix(j, d); i++) {
+			x = hv[i] * UINT64_C(0x9e3779b97f4a7c15) >> (64 - *bits);
+			f[x / 64] |= (uint64_t)1 << (x % 64);
+		}
+	return f;
+}
+
+/* Whether h passes filter f of 2^bits bits (queryfilter). */
+static int
+inquery(const uint64_t *f, unsigned bits, uint64_t h)
+{
+	uint64_t x;
+
+	if (!f)
+		return 1;
+	x = h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - bits);
+	return f[x / 64] >> (x % 64) & 1;
+}
+
 static void
 countshared(struct join *j, const unsigned char *repeat)
 {
@@ -721,12 +763,14 @@ countshared(struct join *j, const unsigned char *repeat)
 	size_t parts[PASSES] = { 0 }, at[PASSES], start[PASSES], nbuf[PASSES] = { 0 };
 	size_t most = 0, total = 0, base, cap;
 	size_t n, i, k, m, d;
-	unsigned p;
+	unsigned p, fbits = 0;
 	int dealt;
+	uint64_t *filter = queryfilter(j, &fbits);
 
 	for (d = 0; d < j->ndocs; d++)
 		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++)
-			parts[hv[i] & (PASSES - 1)]++;
+			if (inquery(filter, fbits, hv[i]))
+				parts[hv[i] & (PASSES - 1)]++;
 	for (p = 0; p < PASSES; total += parts[p++])
 		if (parts[p] > most)
 			most = parts[p];
@@ -743,6 +787,8 @@ countshared(struct join *j, const unsigned char *repeat)
 		at[p] = start[p] = n;
 	for (d = 0; d < j->ndocs; d++)
 		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++) {
+			if (!inquery(filter, fbits, hv[i]))
+				continue;
 			p = hv[i] & (PASSES - 1);
 			h = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
 			if (dealt) {
@@ -759,6 +805,7 @@ countshared(struct join *j, const unsigned char *repeat)
 	for (p = 0; !dealt && p < PASSES; p++)
 		spillwrite(j, buf + p * PARTBUF, nbuf[p], base + at[p]);
 	free(buf);
+	free(filter);
 	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
 		n = parts[p];
 		if (!dealt)

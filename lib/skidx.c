@@ -503,13 +503,12 @@ struct plan {
 	uint64_t *ck;
 	int64_t *cv;
 	size_t nc;
-	uint32_t *slot;		/* ck's places by a keyed hash, index + 1; 0 empty */
+	size_t *cdir;		/* by the top cbits bits of a hash: where its ck start */
+	unsigned cbits;
 	uint64_t *seen;		/* a bit for the hashes of ck, by their own bits: most are not */
 	unsigned seenbits;
 	uint64_t *sel;		/* a query's kept documents, as numbered in its join */
 	size_t nsel;
-	size_t mask;
-	uint64_t k0, k1;
 	uint64_t *radd, *rrem;	/* the reach of the sketches added and gone, sorted */
 	uint64_t *bound;	/* by the top boundbits bits of h: at least cbelow(h) */
 	unsigned boundbits;
@@ -595,7 +594,7 @@ plan_free(struct plan *pl)
 	free(pl->lost);
 	free(pl->ck);
 	free(pl->cv);
-	free(pl->slot);
+	free(pl->cdir);
 	free(pl->seen);
 	free(pl->sel);
 	free(pl->radd);
@@ -607,7 +606,7 @@ plan_free(struct plan *pl)
 static void
 sumcounts(struct plan *pl, uint64_t *v, size_t n)
 {
-	size_t i, k, cap;
+	size_t i, k;
 	int64_t c;
 
 	radix_sort64kv(v, n);
@@ -621,18 +620,18 @@ sumcounts(struct plan *pl, uint64_t *v, size_t n)
 			pl->cv[pl->nc++] = c;
 		}
 	}
-	/* a table, so that a weight costs no search (a key of its own: no flooding) */
-	for (cap = 16; cap < 2 * pl->nc; cap *= 2)
+	/*
+	 * A directory by the top bits, about a hash a bucket, so that a
+	 * weight costs one short search: forged hashes crowding a bucket
+	 * make it a binary search, never a longer one.
+	 */
+	for (pl->cbits = 4; pl->cbits < 32 && ((size_t)1 << pl->cbits) < pl->nc; pl->cbits++)
 		;
-	pl->mask = cap - 1;
-	pl->slot = ecalloc(cap, sizeof *pl->slot);
-	pl->k0 = siphash(sip_runkey(0), sip_runkey(1), "skidx.t0", 8, 2, 4, NULL);
-	pl->k1 = siphash(sip_runkey(0), sip_runkey(1), "skidx.t1", 8, 2, 4, NULL);
-	for (i = 0; i < pl->nc; i++) {
-		for (k = siphash13_u64(pl->k0, pl->k1, pl->ck[i]) & pl->mask; pl->slot[k];
-		    k = (k + 1) & pl->mask)
-			;
-		pl->slot[k] = (uint32_t)(i + 1);
+	pl->cdir = ereallocarray(NULL, ((size_t)1 << pl->cbits) + 1, sizeof *pl->cdir);
+	for (i = k = 0; k <= (size_t)1 << pl->cbits; k++) {
+		while (i < pl->nc && pl->ck[i] >> (64 - pl->cbits) < k)
+			i++;
+		pl->cdir[k] = i;
 	}
 	/* 8 bits a hash: a filter small enough to stay in the cache */
 	for (pl->seenbits = 9; pl->seenbits < 40 && ((uint64_t)1 << pl->seenbits) < 8 * (uint64_t)pl->nc;
@@ -777,19 +776,19 @@ cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 	const struct plan *pl = ctx;
 	const struct skidx *x = pl->x;
 	const struct seg *sd;
-	size_t i;
+	size_t i, lo, hi;
 	uint64_t li;
 	int64_t c = 0;
 	unsigned sg = 0;
 
 	i = (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
-	if (pl->seen[i / 64] >> (i % 64) & 1)
-		for (i = siphash13_u64(pl->k0, pl->k1, h) & pl->mask; pl->slot[i];
-		    i = (i + 1) & pl->mask)
-			if (pl->ck[pl->slot[i] - 1] == h) {
-				c = pl->cv[pl->slot[i] - 1];
-				break;
-			}
+	if (pl->seen[i / 64] >> (i % 64) & 1) {
+		lo = pl->cdir[h >> (64 - pl->cbits)];
+		hi = pl->cdir[(h >> (64 - pl->cbits)) + 1];
+		i = lo + radix_lowerbound64(pl->ck + lo, hi - lo, h);
+		if (i < hi && pl->ck[i] == h)
+			c = pl->cv[i];
+	}
 	/* a kept document's hash: its count as of its segment, and the later ones' */
 	if (d < pl->nsel) {
 		sd = segof(x, pl->sel[d], &li);
