@@ -702,17 +702,6 @@ counted(const struct join *j, size_t d)
 }
 
 /*
- * Count the hashes held by more than one sketch, a sixteenth of them at a
- * time (sorted, then runs), so that memory beyond the sketches stays
- * small: for the candidates, every sketch holding it; for the weights,
- * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
- * hashes are all the same: they carry whether the sketch is a repeat, so
- * that a run of one hash has its distinct sketches first. The hashes are
- * dealt to their parts in one pass over the sketches: in memory when half
- * of them at most are counted (the candidates' only), else to the spill
- * file, after the sketches, a part read back at a time.
- */
-/*
  * With the counts held elsewhere and queries, a run serves only the
  * queries holding its hash: a filter of their candidate hashes (16 bits
  * each, by a multiplicative hash) lets countshared leave out most of the
@@ -754,6 +743,17 @@ inquery(const uint64_t *f, unsigned bits, uint64_t h)
 	return f[x / 64] >> (x % 64) & 1;
 }
 
+/*
+ * Count the hashes held by more than one sketch, a sixteenth of them at a
+ * time (sorted, then runs), so that memory beyond the sketches stays
+ * small: for the candidates, every sketch holding it; for the weights,
+ * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
+ * hashes are all the same: they carry whether the sketch is a repeat, so
+ * that a run of one hash has its distinct sketches first. The hashes are
+ * dealt to their parts in one pass over the sketches: in memory when half
+ * of them at most are counted (the candidates' only), else to the spill
+ * file, after the sketches, a part read back at a time.
+ */
 static void
 countshared(struct join *j, const unsigned char *repeat)
 {
