@@ -82,7 +82,7 @@ join_free(struct join *j)
 	free(j->ncand);
 	free(j->runend);
 	free(j->sharedidx);
-	free(j->sharedbit);
+	hfilter_free(&j->sharedf);
 	free(j->post);
 	free(j->reach);
 	free(j->reachidx);
@@ -564,30 +564,16 @@ rotated(uint64_t h)
 	return h >> 4 | h << 60;
 }
 
-/*
- * h's bit in sharedbit, so that a hash no other sketch holds (most) costs
- * no search: a bit set by a crafted hash only costs the search.
- */
-static size_t
-sharedbit(const struct join *j, uint64_t h)
-{
-	return (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - j->sharedbits));
-}
-
 /* The shared hashes are all there: their filter and the buckets of their search. */
 static void
 sharedindex(struct join *j)
 {
 	size_t i, b, n = j->nshared, nb;
 
-	for (j->sharedbits = 9; j->sharedbits < 40 && ((uint64_t)1 << j->sharedbits) < 8 * (uint64_t)n;
-	    j->sharedbits++)
-		;
-	j->sharedbit = ecalloc(((size_t)1 << j->sharedbits) / 64, sizeof *j->sharedbit);
-	for (i = 0; i < n; i++) {
-		b = sharedbit(j, j->sharedkey[i] << 4 | j->sharedkey[i] >> 60);
-		j->sharedbit[b / 64] |= (uint64_t)1 << (b % 64);
-	}
+	/* a hash no other sketch holds (most) then costs no search */
+	hfilter_init(&j->sharedf, n, 8);
+	for (i = 0; i < n; i++)
+		hfilter_add(&j->sharedf, j->sharedkey[i] << 4 | j->sharedkey[i] >> 60);
 	/* about two hashes a bucket */
 	for (j->sharedidxbits = 4; j->sharedidxbits < 40 &&
 	    ((uint64_t)2 << j->sharedidxbits) < (uint64_t)n; j->sharedidxbits++)
@@ -611,8 +597,7 @@ findshared(const struct join *j, uint64_t h)
 
 	if (!j->nshared)
 		return SIZE_MAX;
-	i = sharedbit(j, h);
-	if (!(j->sharedbit[i / 64] >> (i % 64) & 1))
+	if (!hfilter_has(&j->sharedf, h))
 		return SIZE_MAX;
 	b = (size_t)(r >> (64 - j->sharedidxbits));
 	lo = j->sharedidx[b];
@@ -704,43 +689,26 @@ counted(const struct join *j, size_t d)
 /*
  * With the counts held elsewhere and queries, a run serves only the
  * queries holding its hash: a filter of their candidate hashes (16 bits
- * each, by a multiplicative hash) lets countshared leave out most of the
- * kept documents' hashes, which no query holds. A hash it lets through
- * wrongly only makes a run no query reads. NULL: every hash counts.
+ * each) lets countshared leave out most of the kept documents' hashes,
+ * which no query holds. A hash it lets through wrongly only makes a run
+ * no query reads. 0, f empty: every hash counts.
  */
-static uint64_t *
-queryfilter(struct join *j, unsigned *bits)
+static int
+queryfilter(struct join *j, struct hfilter *f)
 {
 	const uint64_t *hv;
-	uint64_t *f, x;
 	size_t d, n = 0;
 	unsigned i;
 
 	if (!j->ext || !j->queries)
-		return NULL;
+		return 0;
 	for (d = j->ncoll; d < j->ndocs; d++)
 		n += nprefix(j, d);
-	for (*bits = 12; *bits < 40 && ((uint64_t)1 << *bits) < 16 * (uint64_t)n; (*bits)++)
-		;
-	f = ecalloc(((size_t)1 << *bits) / 64, sizeof *f);
+	hfilter_init(f, n, 16);
 	for (d = j->ncoll; d < j->ndocs; d++)
-		for (hv = winget(j, &j->win[2], d), i = 0; i < nprefix(j, d); i++) {
-			x = hv[i] * UINT64_C(0x9e3779b97f4a7c15) >> (64 - *bits);
-			f[x / 64] |= (uint64_t)1 << (x % 64);
-		}
-	return f;
-}
-
-/* Whether h passes filter f of 2^bits bits (queryfilter). */
-static int
-inquery(const uint64_t *f, unsigned bits, uint64_t h)
-{
-	uint64_t x;
-
-	if (!f)
-		return 1;
-	x = h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - bits);
-	return f[x / 64] >> (x % 64) & 1;
+		for (hv = winget(j, &j->win[2], d), i = 0; i < nprefix(j, d); i++)
+			hfilter_add(f, hv[i]);
+	return 1;
 }
 
 /*
@@ -763,13 +731,14 @@ countshared(struct join *j, const unsigned char *repeat)
 	size_t parts[PASSES] = { 0 }, at[PASSES], start[PASSES], nbuf[PASSES] = { 0 };
 	size_t most = 0, total = 0, base, cap;
 	size_t n, i, k, m, d;
-	unsigned p, fbits = 0;
+	unsigned p;
 	int dealt;
-	uint64_t *filter = queryfilter(j, &fbits);
+	struct hfilter qf = { NULL, 0 };
+	int filtered = queryfilter(j, &qf);
 
 	for (d = 0; d < j->ndocs; d++)
 		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++)
-			if (inquery(filter, fbits, hv[i]))
+			if (!filtered || hfilter_has(&qf, hv[i]))
 				parts[hv[i] & (PASSES - 1)]++;
 	for (p = 0; p < PASSES; total += parts[p++])
 		if (parts[p] > most)
@@ -787,7 +756,7 @@ countshared(struct join *j, const unsigned char *repeat)
 		at[p] = start[p] = n;
 	for (d = 0; d < j->ndocs; d++)
 		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++) {
-			if (!inquery(filter, fbits, hv[i]))
+			if (filtered && !hfilter_has(&qf, hv[i]))
 				continue;
 			p = hv[i] & (PASSES - 1);
 			h = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
@@ -805,7 +774,7 @@ countshared(struct join *j, const unsigned char *repeat)
 	for (p = 0; !dealt && p < PASSES; p++)
 		spillwrite(j, buf + p * PARTBUF, nbuf[p], base + at[p]);
 	free(buf);
-	free(filter);
+	hfilter_free(&qf);
 	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
 		n = parts[p];
 		if (!dealt)

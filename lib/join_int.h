@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "hfilter.h"
 #include "join.h"
 #include "util.h"
 #include "wtab.h"
@@ -141,8 +142,7 @@ struct join {
 	size_t *runend, nshared, sharedcap;
 	size_t *sharedidx;
 	unsigned sharedidxbits;
-	uint64_t *sharedbit;	/* a bit for each shared hash, by its own bits: most are not */
-	unsigned sharedbits;	/* 2^sharedbits bits, about 8 a hash */
+	struct hfilter sharedf;	/* the shared hashes, 8 bits each: most hashes are not */
 	uint32_t *post;		/* the candidate runs */
 	size_t ndistinct;	/* distinct sketches, for the weights (above) */
 	uint64_t *reach;	/* each distinct sketch's largest hash it could hold, sorted */

@@ -16,11 +16,9 @@ static size_t scratchcap;
 
 /*
  * Sort n records of w words (w = 1 or 2) by their first word. The counts
- * of all 8 bytes come from one pass.
- */
-/*
- * Inline into each sort, so that w is a constant there: the moves are
- * then plain stores, not copies of a length known only at run time.
+ * of all 8 bytes come from one pass. Inlined into each sort, so that w
+ * is a constant there: the moves are then plain stores, not copies of a
+ * length known only at run time.
  */
 #if defined(__GNUC__)
 __attribute__((always_inline))

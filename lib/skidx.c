@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hfilter.h"
 #include "radix.h"
 #include "runs.h"
 #include "siphash.h"
@@ -505,8 +506,7 @@ struct plan {
 	size_t nc;
 	size_t *cdir;		/* by the top cbits bits of a hash: where its ck start */
 	unsigned cbits;
-	uint64_t *seen;		/* a bit for the hashes of ck, by their own bits: most are not */
-	unsigned seenbits;
+	struct hfilter seen;	/* the hashes of ck, 8 bits each: most are not */
 	uint64_t *sel;		/* a query's kept documents, as numbered in its join */
 	size_t nsel;
 	uint64_t *radd, *rrem;	/* the reach of the sketches added and gone, sorted */
@@ -595,7 +595,7 @@ plan_free(struct plan *pl)
 	free(pl->ck);
 	free(pl->cv);
 	free(pl->cdir);
-	free(pl->seen);
+	hfilter_free(&pl->seen);
 	free(pl->sel);
 	free(pl->radd);
 	free(pl->rrem);
@@ -634,14 +634,9 @@ sumcounts(struct plan *pl, uint64_t *v, size_t n)
 		pl->cdir[k] = i;
 	}
 	/* 8 bits a hash: a filter small enough to stay in the cache */
-	for (pl->seenbits = 9; pl->seenbits < 40 && ((uint64_t)1 << pl->seenbits) < 8 * (uint64_t)pl->nc;
-	    pl->seenbits++)
-		;
-	pl->seen = ecalloc(((size_t)1 << pl->seenbits) / 64, sizeof *pl->seen);
-	for (i = 0; i < pl->nc; i++) {
-		k = (size_t)(pl->ck[i] * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
-		pl->seen[k / 64] |= (uint64_t)1 << (k % 64);
-	}
+	hfilter_init(&pl->seen, pl->nc, 8);
+	for (i = 0; i < pl->nc; i++)
+		hfilter_add(&pl->seen, pl->ck[i]);
 }
 
 /*
@@ -781,8 +776,7 @@ cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 	int64_t c = 0;
 	unsigned sg = 0;
 
-	i = (size_t)(h * UINT64_C(0x9e3779b97f4a7c15) >> (64 - pl->seenbits));
-	if (pl->seen[i / 64] >> (i % 64) & 1) {
+	if (hfilter_has(&pl->seen, h)) {
 		lo = pl->cdir[h >> (64 - pl->cbits)];
 		hi = pl->cdir[(h >> (64 - pl->cbits)) + 1];
 		i = lo + radix_lowerbound64(pl->ck + lo, hi - lo, h);
