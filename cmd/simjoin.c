@@ -19,10 +19,12 @@
 #include "util.h"
 
 #define PARTSMAX	64	/* -i: files read side by side */
+#define PROCSMAX	64	/* -j: processes that verify */
 
 static struct join_opt opt = { 0.25, -1, 2, 10 };	/* -t, -c, -d, -m */
 static int gflag;		/* clusters */
 static int iflag;		/* the files are parts, their records interleaved */
+static unsigned procs = 1;	/* -j: processes that verify */
 static uint64_t length;		/* -L: the first bytes of the index; 0: all */
 static const char *qfile;	/* -q: queries against the collection */
 static int uflag;		/* unique documents */
@@ -262,7 +264,7 @@ queryindex(struct skidx **xp, int *ret)
 }
 
 static const char synopsis[] =
-    "[-giuvz] [-c containment] [-d rarity] [-L length] [-m minsize] [-q queries] "
+    "[-giuvz] [-c containment] [-d rarity] [-j procs] [-L length] [-m minsize] [-q queries] "
     "[-t threshold] [-x index] [file ...]";
 
 static _Noreturn void
@@ -279,7 +281,7 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "L:c:d:ghim:q:t:uvx:z")) != -1) {
+	while ((c = getopt(argc, argv, "L:c:d:ghij:m:q:t:uvx:z")) != -1) {
 		switch (c) {
 		case 'L':
 			length = (uint64_t)estrtonum(optarg, 1, INT64_MAX, "length");
@@ -297,6 +299,9 @@ main(int argc, char *argv[])
 			return help(synopsis);
 		case 'i':
 			iflag = 1;
+			break;
+		case 'j':
+			procs = (unsigned)estrtonum(optarg, 1, PROCSMAX, "processes");
 			break;
 		case 'm':
 			opt.minsize = (unsigned)estrtonum(optarg, 0, UINT_MAX, "minimum size");
@@ -373,6 +378,7 @@ main(int argc, char *argv[])
 	phase("counting the hashes of", join_ndocs(j));
 	join_prepare(j);
 output:
+	join_procs(j, procs);
 	if (zflag)
 		ret |= findnulids(j);
 	if (gflag || uflag)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "join_int.h"
@@ -265,8 +266,10 @@ slotflush(struct join *j, struct join_slot *s)
 {
 	size_t d = s->d;
 
-	if (!s->dirty)
+	if (!s->dirty || j->nowrite) {
+		s->dirty = 0;	/* (made again if asked for) */
 		return;
+	}
 	memcpy(s->hbuf, s->wbuf, j->hn[d] * sizeof *s->wbuf);
 	spillwrite(j, s->hbuf, wwords(j->hn[d]), j->hoff[d] + j->hn[d]);
 	s->dirty = 0;
@@ -993,17 +996,28 @@ partners(struct join *j, size_t d, uint32_t *mark, uint32_t **part, size_t *part
  * The pairs are made a document at a time, so that memory holds one
  * document's partners, never all the pairs.
  */
-void
-join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
+/*
+ * A process verifypar forked goes when the one that forked it has gone
+ * (killed), after 64 documents at most: nobody takes its pairs.
+ */
+static void
+orphaned(const struct join *j, size_t d)
 {
-	uint32_t *mark, *part = NULL;
-	size_t partcap = 0, npart, d, i, first;
+	if (j->parent && (d & 63) == 0 && getppid() != j->parent)
+		_exit(1);
+}
 
-	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
-	first = j->queries ? j->ncoll : 0;
-	for (d = first; d < j->ndocs; d++) {
+static void
+candrange(struct join *j, uint32_t *mark, size_t from, size_t to,
+    void (*visit)(uint32_t, uint32_t, void *), void *ctx)
+{
+	uint32_t *part = NULL;
+	size_t partcap = 0, npart, d, i, first = j->queries ? j->ncoll : 0;
+
+	for (d = from; d < to; d++) {
 		if (j->tick && ((d - first) & 1023) == 0)
 			j->tick(d - first, j->ndocs - first, j->tickctx);
+		orphaned(j, d);
 		npart = partners(j, d, mark, &part, &partcap);
 		for (i = 0; i < npart; i++) {
 			if (j->queries)
@@ -1012,10 +1026,25 @@ join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void 
 				visit((uint32_t)d, part[i], ctx);
 		}
 	}
+	free(part);
+}
+
+void
+join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
+{
+	uint32_t *mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+	size_t first = j->queries ? j->ncoll : 0;
+
+	candrange(j, mark, first, j->ndocs, visit, ctx);
 	if (j->tick)
 		j->tick(j->ndocs - first, j->ndocs - first, j->tickctx);
 	free(mark);
-	free(part);
+}
+
+void
+join_procs(struct join *j, unsigned procs)
+{
+	j->procs = procs;
 }
 
 void
@@ -1299,13 +1328,29 @@ struct verify {
 	void *ctx;
 	uint32_t *parent;	/* the clusters, or NULL */
 	unsigned char *kept;	/* the documents to keep, or NULL */
+	FILE *out;		/* the pairs go here instead (verifypar) */
+};
+
+/* A verified pair as verifypar's processes write it; a = UINT32_MAX: chunk b starts. */
+struct verified {
+	uint32_t a, b;
+	double sim;
 };
 
 /* Pair a, b, verified, taken. */
 static void
 found(struct verify *v, uint32_t a, uint32_t b, double sim)
 {
-	if (v->kept)
+	struct verified r;
+
+	if (v->out) {
+		memset(&r, 0, sizeof r);	/* no padding left unset */
+		r.a = a;
+		r.b = b;
+		r.sim = sim;
+		if (fwrite(&r, sizeof r, 1, v->out) != 1)
+			eprintf("temporary file:");
+	} else if (v->kept)
 		join_keep(v->kept, a, b);
 	else if (v->parent)
 		uf_unite(v->parent, a, b);
@@ -1351,7 +1396,7 @@ blkbegin(struct join *j, size_t first, size_t last)
 static void
 blkend(struct join *j)
 {
-	if (j->blkdirty)
+	if (j->blkdirty && !j->nowrite)
 		spillwrite(j, j->blk, j->blklen, j->blkstart);
 	unalias(j);
 	j->blkstart = j->blklen = 0;
@@ -1396,29 +1441,30 @@ screen(struct join *j, struct verify *v, uint64_t *pend, double *sim, size_t n,
 }
 
 /*
- * The pairs verified in the order join_candidates gives them. Past the
+ * The pairs of documents from .. to - 1 verified in the order
+ * join_candidates gives them (mark: as partners takes it). Past the
  * memory's hashes, a block of documents at a time (up to JOIN_SCREEN
  * pairs, and JOIN_BLOCK words of the file), with the pairs each makes
  * with its partners (a query with the kept documents before it, a
  * document with those after it), in another order (screen).
  */
 static void
-verifyall(struct join *j, struct verify *v)
+verifyrange(struct join *j, struct verify *v, uint32_t *mark, size_t from, size_t to)
 {
-	uint32_t *mark, *part = NULL;
+	uint32_t *part = NULL;
 	uint64_t *pend = NULL;
 	double *sim = NULL;
-	size_t partcap = 0, pendcap = 0, simcap = 0, npend = 0, npart, d, i, first, block;
+	size_t partcap = 0, pendcap = 0, simcap = 0, npend = 0, npart, d, i, block;
+	size_t first = j->queries ? j->ncoll : 0;
 
 	if (!j->spill) {
-		join_candidates(j, verify, v);
+		candrange(j, mark, from, to, verify, v);
 		return;
 	}
-	mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
-	first = j->queries ? j->ncoll : 0;
-	for (d = block = first; d < j->ndocs; d++) {
+	for (d = block = from; d < to; d++) {
 		if (j->tick && ((d - first) & 1023) == 0)
 			j->tick(d - first, j->ndocs - first, j->tickctx);
+		orphaned(j, d);
 		npart = partners(j, d, mark, &part, &partcap);
 		if (d > block && (npend + npart > JOIN_SCREEN ||
 		    wordsend(j, d) - j->hoff[block] > JOIN_BLOCK)) {
@@ -1437,18 +1483,157 @@ verifyall(struct join *j, struct verify *v)
 	}
 	if (d > block)
 		screen(j, v, pend, sim, npend, block, d - 1);
-	if (j->tick)
-		j->tick(j->ndocs - first, j->ndocs - first, j->tickctx);
-	free(mark);
 	free(part);
 	free(pend);
 	free(sim);
 }
 
+/*
+ * One of verifypar's processes: the chunks of chunk documents from first
+ * it takes from the pipe fd (a byte each) verified, their pairs written
+ * to out, each chunk's after a mark of its number.
+ */
+static void
+verifychunks(struct join *j, struct verify *v, int fd, size_t first, size_t chunk, FILE *out)
+{
+	struct verify cv = *v;
+	uint32_t *mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+	unsigned char c;
+	ssize_t r;
+	size_t from, to;
+
+	cv.out = out;
+	for (;;) {
+		if ((r = read(fd, &c, 1)) < 0) {
+			if (errno == EINTR)
+				continue;
+			eprintf("pipe:");
+		}
+		if (r == 0)
+			break;
+		from = first + c * chunk;
+		to = j->ndocs - from < chunk ? j->ndocs : from + chunk;
+		found(&cv, UINT32_MAX, c, 0);
+		verifyrange(j, &cv, mark, from, to);
+	}
+	if (fflush(out) == EOF)
+		eprintf("temporary file:");
+	free(mark);
+}
+
+/*
+ * The pairs verified by j->procs processes: this one and children forked
+ * now, so that they share what it has made, each taking the next chunk
+ * of documents from a pipe (at most JOIN_CHUNKS) and writing the pairs
+ * it verifies to a scratch file of its own; then taken from the files in
+ * the chunks' order, as one process verifies them. While they run no
+ * process writes the weights it makes back to the file the others read:
+ * each makes its own.
+ */
+static void
+verifypar(struct join *j, struct verify *v)
+{
+	FILE **out;
+	pid_t *pid, self = getpid();
+	struct verified *next, r;
+	size_t first = j->queries ? j->ncoll : 0, n = j->ndocs - first, chunk, nchunks, c;
+	unsigned i, procs = j->procs;
+	unsigned char b[JOIN_CHUNKS];
+	int fd[2], status, failed = 0;
+
+	chunk = (n + JOIN_CHUNKS - 1) / JOIN_CHUNKS;
+	if (chunk < JOIN_CHUNKMIN)
+		chunk = JOIN_CHUNKMIN;
+	nchunks = (n + chunk - 1) / chunk;
+	if (procs > nchunks)
+		procs = (unsigned)nchunks;
+	out = ereallocarray(NULL, procs, sizeof *out);
+	pid = ereallocarray(NULL, procs, sizeof *pid);
+	next = ereallocarray(NULL, procs, sizeof *next);
+	for (i = 0; i < procs; i++)
+		out[i] = etmpfile();
+	for (c = 0; c < nchunks; c++)
+		b[c] = (unsigned char)c;
+	/* the chunk numbers fit in the pipe at once: JOIN_CHUNKS <= PIPE_BUF */
+	if (pipe(fd) < 0)
+		eprintf("pipe:");
+	if (write(fd[1], b, nchunks) != (ssize_t)nchunks)
+		eprintf("pipe:");
+	close(fd[1]);
+	spillflush(j);
+	fflush(NULL);	/* nothing buffered is written twice */
+	j->nowrite = 1;
+	for (i = 1; i < procs; i++) {
+		if ((pid[i] = fork()) < 0)
+			eprintf("fork:");
+		if (pid[i] == 0) {
+			j->tick = NULL;
+			j->parent = self;
+			verifychunks(j, v, fd[0], first, chunk, out[i]);
+			_exit(0);
+		}
+	}
+	verifychunks(j, v, fd[0], first, chunk, out[0]);
+	close(fd[0]);
+	for (i = 1; i < procs; i++) {
+		while (waitpid(pid[i], &status, 0) < 0)
+			if (errno != EINTR)
+				eprintf("waitpid:");
+		if (WIFSIGNALED(status))
+			weprintf("a verifying process: killed by signal %d", WTERMSIG(status));
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			failed = 1;	/* (it said why) */
+	}
+	if (failed)
+		exit(1);
+	j->nowrite = 0;
+	for (i = 0; i < procs; i++) {
+		rewind(out[i]);
+		if (fread(&next[i], sizeof next[i], 1, out[i]) != 1)
+			next[i].a = 0;	/* none: it took no chunk */
+	}
+	for (c = 0; c < nchunks; c++) {
+		for (i = 0; i < procs && !(next[i].a == UINT32_MAX && next[i].b == c); i++)
+			;
+		if (i == procs)
+			eprintf("temporary file: chunk %zu missing", c);
+		while (fread(&r, sizeof r, 1, out[i]) == 1 && r.a != UINT32_MAX)
+			found(v, r.a, r.b, r.sim);
+		if (ferror(out[i]))
+			eprintf("temporary file:");
+		next[i] = r;
+		if (feof(out[i]))
+			next[i].a = 0;
+	}
+	for (i = 0; i < procs; i++)
+		fclose(out[i]);
+	free(out);
+	free(pid);
+	free(next);
+}
+
+/* The pairs verified, by one process or by j->procs (verifypar). */
+static void
+verifyall(struct join *j, struct verify *v)
+{
+	uint32_t *mark;
+	size_t first = j->queries ? j->ncoll : 0;
+
+	if (j->procs > 1 && j->ndocs - first > JOIN_CHUNKMIN) {
+		verifypar(j, v);
+	} else {
+		mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+		verifyrange(j, v, mark, first, j->ndocs);
+		free(mark);
+	}
+	if (j->tick)
+		j->tick(j->ndocs - first, j->ndocs - first, j->tickctx);
+}
+
 void
 join_pairs(struct join *j, void (*pair)(uint32_t, uint32_t, double, void *), void *ctx)
 {
-	struct verify v = { j, pair, ctx, NULL, NULL };
+	struct verify v = { j, pair, ctx, NULL, NULL, NULL };
 
 	verifyall(j, &v);
 }
@@ -1467,7 +1652,7 @@ join_keep(unsigned char *kept, uint32_t a, uint32_t b)
 void
 join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *), void *ctx)
 {
-	struct verify v = { j, NULL, NULL, NULL, NULL };
+	struct verify v = { j, NULL, NULL, NULL, NULL, NULL };
 	size_t d;
 
 	if (unique) {

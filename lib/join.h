@@ -86,6 +86,14 @@ void join_prepare(struct join *j);
 void join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx);
 
 /*
+ * Verify with procs processes (join_pairs, join_clusters): this one and
+ * procs - 1 forked when the verification starts, each taking chunks of
+ * the documents in turn; the output is the same as one process's. 0 or
+ * 1: this process alone (the default).
+ */
+void join_procs(struct join *j, unsigned procs);
+
+/*
  * Have join_candidates (and so join_pairs and join_clusters) call
  * tick(done, total, ctx) every 1024 documents it has paired, and at its
  * end, total the documents it pairs (in a query run, the queries).

@@ -5,6 +5,8 @@
 #ifndef JOIN_INT_H
 #define JOIN_INT_H
 
+#include <sys/types.h>
+
 #include <stdio.h>
 
 #include "hfilter.h"
@@ -47,6 +49,8 @@
  */
 #define JOIN_MEMMAX	((size_t)1 << 20)	/* 8 MB */
 #define JOIN_SLOTS	512	/* sketches read back for verification */
+#define JOIN_CHUNKS	128	/* verifypar's chunks at most: a byte each in a pipe */
+#define JOIN_CHUNKMIN	64	/* documents a chunk at least */
 
 struct join_win {
 	void *map;		/* the file's bytes mapped, maplen of them */
@@ -85,6 +89,9 @@ struct join {
 	int queries;		/* the documents from ncoll on are queries */
 	void (*tick)(size_t, size_t, void *);	/* join_progress */
 	void *tickctx;
+	unsigned procs;		/* processes that verify (join_procs) */
+	int nowrite;		/* weights made are not written back (verifypar) */
+	pid_t parent;		/* verifypar's process that forked this one, or 0 */
 
 	/* The documents, in input order: the collection, then the queries. */
 	struct obuf ids;	/* their IDs, back to back */

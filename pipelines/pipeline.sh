@@ -102,3 +102,35 @@ stopjobs() {
 	fi
 	pids=
 }
+
+# idle: in _num, the processors idle now, 1 to 64: the processors online
+# (Linux's list, else getconf) less the processes running (the 4th field
+# of Linux's /proc/loadavg, the calling shell one of them); 1 when that
+# is not known.
+idle() {
+	_n=0
+	if [ -r /sys/devices/system/cpu/online ] &&
+	    read -r _l </sys/devices/system/cpu/online 2>/dev/null; then
+		_ifs=$IFS
+		IFS=,
+		for _r in $_l; do
+			case $_r in
+			*[!0-9-]*|'') _n=0; break ;;
+			*-*) _n=$((_n + ${_r#*-} - ${_r%-*} + 1)) ;;
+			*) _n=$((_n + 1)) ;;
+			esac
+		done
+		IFS=$_ifs
+	fi
+	[ "$_n" -gt 0 ] || _n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || _n=1
+	case $_n in ''|*[!0-9]*) _n=1 ;; esac
+	_busy=0
+	if [ -r /proc/loadavg ] && read -r _ _ _ _l _ </proc/loadavg 2>/dev/null; then
+		_busy=${_l%/*}
+		case $_busy in ''|*[!0-9]*) _busy=1 ;; esac
+		_busy=$((_busy - 1))
+	fi
+	_num=$((_n - _busy))
+	[ "$_num" -ge 1 ] || _num=1
+	[ "$_num" -le 64 ] || _num=64
+}

@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-giuvz] [-c containment] [-d rarity] [-L length] [-m minsize] [-q queries] [-t threshold] [-x index] [file ...]\n'
+u='usage: simjoin [-giuvz] [-c containment] [-d rarity] [-j procs] [-L length] [-m minsize] [-q queries] [-t threshold] [-x index] [file ...]\n'
 frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
@@ -55,6 +55,8 @@ setup() {
 	check 2 '' "simjoin: containment '-0.1' is invalid $frac\n" simjoin -c -0.1 w.sk
 	check 2 '' "simjoin: rarity '1000001' is too large (allowed: 0 to 1000000)\n" simjoin -d 1000001 w.sk
 	check 2 '' "simjoin: minimum size '-1' is invalid (allowed: 0 to 4294967295)\n" simjoin -m -1 w.sk
+	check 2 '' "simjoin: processes '0' is too small (allowed: 1 to 64)\n" simjoin -j 0 w.sk
+	check 2 '' "simjoin: processes '65' is too large (allowed: 1 to 64)\n" simjoin -j 65 w.sk
 }
 
 @test "simjoin: -t and -c take decimal fractions only, as fpcluster and paireval" {
@@ -522,4 +524,46 @@ rssbound() {
 	simjoin -x idx -q q.sk >want
 	[ "$(wc -l <want)" -gt 50 ]
 	TMPDIR=$PWD/none check 0 "$(cat want)\n" '' simjoin -x idx -q q.sk
+}
+
+# -j: the verification dealt out in chunks to processes; the answers of
+# one, in one order, from memory and past 8 MB (blocks from the file).
+@test "simjoin -j: pairs, clusters, unique and queries of several processes are one's" {
+	gensketch -s 1 6000 >file.sk
+	gensketch -s 1 3000 >mem.sk
+	gensketch -s 2 600 >q.sk
+	skidx -o idx file.sk >/dev/null
+	for f in mem.sk file.sk; do
+		for o in -t0.25 -g -u; do
+			simjoin "$o" "$f" >want
+			[ "$(wc -l <want)" -gt 300 ]
+			for p in 2 3 64; do
+				run --separate-stderr simjoin -j "$p" "$o" "$f"
+				[ "$status" -eq 0 ]
+				[ "$stderr" = "" ]
+				[ "$output" = "$(cat want)" ]
+			done
+		done
+	done
+	simjoin -q q.sk file.sk >want
+	[ "$(wc -l <want)" -eq 70 ]
+	check 0 "$(cat want)\n" '' simjoin -j 2 -q q.sk file.sk
+	check 0 "$(cat want)\n" '' simjoin -j 3 -x idx -q q.sk
+	awk 'NR % 2' file.sk >odd.sk
+	awk 'NR % 2 == 0' file.sk >even.sk
+	check 0 "$(cat want)\n" '' simjoin -j 2 -q q.sk -i odd.sk even.sk
+	# fewer documents than a chunk: this process alone
+	check 0 'A\tB\t0.8095\n' '' simjoin -j 8 w.sk
+}
+
+# A process that cannot write its pairs fails the run: no pair is written
+# (the file size limit makes the writes fail with EFBIG, not a signal).
+@test "simjoin -j: a temporary file that cannot be written fails the run" {
+	awk 'BEGIN { for (i = 1; i <= 96; i++) printf "w%d ", i }' |
+		sed 's/^/page\t/' | sketch -n 32 >page.sk
+	awk -F'\t' '{ for (d = 1; d <= 3000; d++) printf "c%d\t%s\t%s\n", d, $2, $3 }' page.sk >copies.sk
+	run --separate-stderr sh -c "trap '' XFSZ; ulimit -f 1000 && exec simjoin -j 2 copies.sk"
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$(printf '%s\n' "$stderr" | sort -u)" = "simjoin: temporary file: File too large" ]
 }
