@@ -112,6 +112,11 @@ fi
 measure one-query simjoin -x "coll.$n.idx" -q q1
 measure 10k-queries simjoin -x "coll.$n.idx" -q q10k
 wc -l <10k-queries.out | awk '{ printf "  (%d pairs)\n", $1 }'
+# verified by a process a processor, as neardup -q does on an idle machine
+procs=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || procs=1
+measure "10k-queries-j$procs" simjoin -j "$procs" -x "coll.$n.idx" -q q10k
+cmp -s 10k-queries.out "10k-queries-j$procs.out" ||
+    { echo "bench-index: -j $procs gave other pairs" >&2; exit 1; }
 # the additions go to the index itself, cut back to its length after:
 # a copy would need its disk, and the copy's own bytes, synced by skidx -a,
 # would be timed as the addition's

@@ -1564,8 +1564,13 @@ verifypar(struct join *j, struct verify *v)
 	fflush(NULL);	/* nothing buffered is written twice */
 	j->nowrite = 1;
 	for (i = 1; i < procs; i++) {
-		if ((pid[i] = fork()) < 0)
-			eprintf("fork:");
+		/* with fewer processes than asked for (a limit), those there are take all */
+		if ((pid[i] = fork()) < 0) {
+			for (c = i; c < procs; c++)
+				fclose(out[c]);
+			procs = i;
+			break;
+		}
 		if (pid[i] == 0) {
 			j->tick = NULL;
 			j->parent = self;
