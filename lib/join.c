@@ -21,6 +21,8 @@
 #define JOIN_SCREEN	((size_t)1 << 19)	/* pairs screened at once: 8 MB */
 #define JOIN_BLOCK	((size_t)1 << 20)	/* words of the file read at once: 8 MB */
 #define PASSES	16	/* count in parts of 1/16 of the hashes, by their low bits */
+#define REPEAT	1	/* countshared: the sketch is a repeat */
+#define CAND	2	/* countshared: the hash is one of its candidates */
 #define PARTBUF	4096	/* hashes dealt to a part before they are written */
 
 struct join *
@@ -717,10 +719,11 @@ queryfilter(struct join *j, struct hfilter *f)
 /*
  * Count the hashes held by more than one sketch, a sixteenth of them at a
  * time (sorted, then runs), so that memory beyond the sketches stays
- * small: for the candidates, every sketch holding it; for the weights,
- * the distinct ones (repeat[d] 0). Within a sixteenth the low bits of the
- * hashes are all the same: they carry whether the sketch is a repeat, so
- * that a run of one hash has its distinct sketches first. The hashes are
+ * small: for the weights, the distinct sketches holding it (repeat[d] 0);
+ * for the candidates, those holding it among their candidate hashes
+ * (nprefix), copies too. Within a sixteenth the low bits of the hashes
+ * are all the same: they carry whether the sketch is a repeat (REPEAT)
+ * and whether the hash is one of its candidates (CAND). The hashes are
  * dealt to their parts in one pass over the sketches: in memory when half
  * of them at most are counted (the candidates' only), else to the spill
  * file, after the sketches, a part read back at a time.
@@ -734,7 +737,8 @@ countshared(struct join *j, const unsigned char *repeat)
 	size_t parts[PASSES] = { 0 }, at[PASSES], start[PASSES], nbuf[PASSES] = { 0 };
 	size_t most = 0, total = 0, base, cap;
 	size_t n, i, k, m, d;
-	unsigned p;
+	uint32_t ndist, ncand;
+	unsigned p, c;
 	int dealt;
 	struct hfilter qf = { NULL, 0 };
 	int filtered = queryfilter(j, &qf);
@@ -758,11 +762,12 @@ countshared(struct join *j, const unsigned char *repeat)
 	for (p = 0, n = 0; p < PASSES; n += parts[p++])
 		at[p] = start[p] = n;
 	for (d = 0; d < j->ndocs; d++)
-		for (hv = winget(j, w, d), i = 0; i < counted(j, d); i++) {
+		for (hv = winget(j, w, d), i = 0, c = nprefix(j, d); i < counted(j, d); i++) {
 			if (filtered && !hfilter_has(&qf, hv[i]))
 				continue;
 			p = hv[i] & (PASSES - 1);
-			h = (hv[i] & ~(uint64_t)(PASSES - 1)) | repeat[d];
+			h = (hv[i] & ~(uint64_t)(PASSES - 1)) | (repeat[d] ? REPEAT : 0) |
+			    (i < c ? CAND : 0);
 			if (dealt) {
 				part[at[p]++] = h;
 				continue;
@@ -785,19 +790,24 @@ countshared(struct join *j, const unsigned char *repeat)
 		radix_sort64(v, n);
 		for (i = 0; i < n; i = k) {
 			h = v[i] & ~(uint64_t)(PASSES - 1);
-			for (m = i; m < n && v[m] == h; m++)
-				;
-			for (k = m; k < n && (v[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
+			for (k = i; k < n && (v[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
 				;
 			if (k - i < 2)
 				continue;
+			/* the distinct sketches holding it, and its candidates */
+			for (m = i, ndist = ncand = 0; m < k; m++) {
+				ndist += !(v[m] & REPEAT);
+				ncand += !!(v[m] & CAND);
+			}
 			/* in order: the sixteenths in turn, each sorted */
 			cap = j->sharedcap;
 			egrow(&j->sharedkey, &cap, j->nshared + 1, sizeof *j->sharedkey);
+			cap = j->sharedcap;
+			egrow(&j->ncand, &cap, j->nshared + 1, sizeof *j->ncand);
 			egrow(&j->sharedn, &j->sharedcap, j->nshared + 1, sizeof *j->sharedn);
 			j->sharedkey[j->nshared] = rotated(h | p);
-			/* the distinct sketches holding it */
-			j->sharedn[j->nshared++] = (uint32_t)(m - i);
+			j->ncand[j->nshared] = ncand;
+			j->sharedn[j->nshared++] = ndist;
 		}
 	}
 	free(part);
@@ -861,12 +871,8 @@ join_runs(struct join *j)
 	size_t d, i, s, total = 0;
 	unsigned k, n;
 
-	j->ncand = ecalloc(j->nshared + 1, sizeof *j->ncand);
+	/* the runs' lengths are counted (countshared) */
 	j->runend = ereallocarray(NULL, j->nshared + 1, sizeof *j->runend);
-	for (d = 0; d < j->ndocs; d++)
-		for (h = winget(j, &j->win[2], d), k = 0, n = nprefix(j, d); k < n; k++)
-			if ((s = findshared(j, h[k])) != SIZE_MAX)
-				j->ncand[s]++;
 	for (i = 0; i < j->nshared; i++) {
 		j->runend[i] = total;	/* its start, until it is filled */
 		total += j->ncand[i];
