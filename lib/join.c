@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1495,32 +1496,124 @@ verifyrange(struct join *j, struct verify *v, uint32_t *mark, size_t from, size_
 }
 
 /*
- * One of verifypar's processes: the chunks of chunk documents from first
- * it takes from the pipe fd (a byte each) verified, their pairs written
- * to out, each chunk's after a mark of its number.
+ * verifypar's chunks, of about equal work as the runs foretell it: a
+ * document costs JOIN_DOCCOST, and 1 more for each partner a run gives
+ * it (among the first JOIN_RUNMAX of a run of n, at place k: the n - k - 1
+ * after it; a query: the kept ones before it, JOIN_RUNMAX at most),
+ * counted again for a partner two runs give. Chunk c is the documents
+ * start[c] .. start[c + 1] - 1; returns how many there are, at most
+ * JOIN_CHUNKS, and in *work the work of them all.
+ */
+/* total * t / JOIN_CHUNKS, rounded down, with no overflow. */
+static uint64_t
+cutat(uint64_t total, size_t t)
+{
+	return total / JOIN_CHUNKS * t + total % JOIN_CHUNKS * t / JOIN_CHUNKS;
+}
+
+static size_t
+chunks(const struct join *j, size_t first, size_t *start, uint64_t *allwork)
+{
+	uint32_t *work = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *work);
+	const uint32_t *run;
+	uint64_t total = 0, sum = 0, add;
+	size_t s, k, n, d, c = 0, t = 1;
+
+	for (s = 0; s < j->nshared; s++) {
+		if ((n = j->ncand[s]) < 2)
+			continue;
+		run = j->post + j->runend[s] - n;
+		for (k = 0; k < n && (j->queries || k < JOIN_RUNMAX); k++) {
+			if (j->queries)
+				add = run[k] >= first ? (k < JOIN_RUNMAX ? k : JOIN_RUNMAX) : 0;
+			else
+				add = n - k - 1;
+			add += work[run[k]];
+			work[run[k]] = add < UINT32_MAX ? (uint32_t)add : UINT32_MAX;
+		}
+	}
+	for (d = first; d < j->ndocs; d++)
+		total += JOIN_DOCCOST + work[d];
+	start[0] = first;
+	for (d = first; d + 1 < j->ndocs && t < JOIN_CHUNKS; d++) {
+		sum += JOIN_DOCCOST + work[d];
+		if (sum < cutat(total, t))
+			continue;
+		/* a chunk ends here; the cuts it passed are made */
+		start[++c] = d + 1;
+		while (t < JOIN_CHUNKS && sum >= cutat(total, t))
+			t++;
+	}
+	start[++c] = j->ndocs;
+	free(work);
+	*allwork = total;
+	return c;
+}
+
+/* The chunk numbers b[0 .. n - 1] into the pipe fd, which is closed. */
+static void
+givechunks(int fd, const unsigned char *b, size_t n)
+{
+	if (write(fd, b, n) != (ssize_t)n)
+		eprintf("pipe:");
+	close(fd);
+}
+
+/* The next chunk number from the pipe fd (a byte), or -1 when there are none. */
+static int
+takechunk(int fd)
+{
+	unsigned char c;
+	ssize_t r;
+
+	while ((r = read(fd, &c, 1)) < 0)
+		if (errno != EINTR)
+			eprintf("pipe:");
+	return r == 0 ? -1 : c;
+}
+
+/*
+ * Every weight of the documents of the chunks of n documents it takes
+ * from the pipe fd made and written to the file, a block at a time: the
+ * first of verifypar's steps, past memory's hashes, so that then no
+ * process makes a weight and none is written while another reads.
  */
 static void
-verifychunks(struct join *j, struct verify *v, int fd, size_t first, size_t chunk, FILE *out)
+weighchunks(struct join *j, int fd, size_t n)
+{
+	size_t d, e, block, from, to;
+	int c;
+
+	while ((c = takechunk(fd)) >= 0) {
+		from = (size_t)c * n;
+		to = j->ndocs - from < n ? j->ndocs : from + n;
+		for (block = from; block < to; block = d) {
+			for (d = block + 1; d < to && wordsend(j, d) - j->hoff[block] <= JOIN_BLOCK; d++)
+				;
+			blkbegin(j, block, d - 1);
+			for (e = block; e < d; e++)
+				join_weights(j, e);
+			blkend(j);
+		}
+	}
+}
+
+/*
+ * One of verifypar's processes: the chunks it takes from the pipe fd (a
+ * byte each) verified, their pairs written to out, each chunk's after a
+ * mark of its number.
+ */
+static void
+verifychunks(struct join *j, struct verify *v, int fd, const size_t *start, FILE *out)
 {
 	struct verify cv = *v;
 	uint32_t *mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
-	unsigned char c;
-	ssize_t r;
-	size_t from, to;
+	int c;
 
 	cv.out = out;
-	for (;;) {
-		if ((r = read(fd, &c, 1)) < 0) {
-			if (errno == EINTR)
-				continue;
-			eprintf("pipe:");
-		}
-		if (r == 0)
-			break;
-		from = first + c * chunk;
-		to = j->ndocs - from < chunk ? j->ndocs : from + chunk;
-		found(&cv, UINT32_MAX, c, 0);
-		verifyrange(j, &cv, mark, from, to);
+	while ((c = takechunk(fd)) >= 0) {
+		found(&cv, UINT32_MAX, (uint32_t)c, 0);
+		verifyrange(j, &cv, mark, start[c], start[c + 1]);
 	}
 	if (fflush(out) == EOF)
 		eprintf("temporary file:");
@@ -1530,45 +1623,70 @@ verifychunks(struct join *j, struct verify *v, int fd, size_t first, size_t chun
 /*
  * The pairs verified by j->procs processes: this one and children forked
  * now, so that they share what it has made, each taking the next chunk
- * of documents from a pipe (at most JOIN_CHUNKS) and writing the pairs
- * it verifies to a scratch file of its own; then taken from the files in
- * the chunks' order, as one process verifies them. While they run no
- * process writes the weights it makes back to the file the others read:
- * each makes its own.
+ * of documents (chunks) from a pipe and writing the pairs it verifies to
+ * a scratch file of its own; then taken from the files in the chunks'
+ * order, as one process verifies them. While they run no process writes
+ * the weights it makes back to the file the others read: each makes its
+ * own. Returns 0, having done nothing, if not two scratch files can be
+ * made (one process needs none).
  */
-static void
+static int
 verifypar(struct join *j, struct verify *v)
 {
 	FILE **out;
 	pid_t *pid, self = getpid();
 	struct verified *next, r;
-	size_t first = j->queries ? j->ncoll : 0, n = j->ndocs - first, chunk, nchunks, c;
+	struct sigaction dfl, chld;
+	size_t first = j->queries ? j->ncoll : 0, start[JOIN_CHUNKS + 1], nchunks, c;
+	size_t wn = (j->ndocs + JOIN_CHUNKS - 1) / JOIN_CHUNKS;
 	unsigned i, procs = j->procs;
 	unsigned char b[JOIN_CHUNKS];
-	int fd[2], status, failed = 0;
+	uint64_t work;
+	int vfd[2], wfd[2], dfd[2], status, failed = 0, weigh;
 
-	chunk = (n + JOIN_CHUNKS - 1) / JOIN_CHUNKS;
-	if (chunk < JOIN_CHUNKMIN)
-		chunk = JOIN_CHUNKMIN;
-	nchunks = (n + chunk - 1) / chunk;
+	nchunks = chunks(j, first, start, &work);
+	/*
+	 * Past memory's hashes, weights a process makes are its own; with
+	 * many pairs a document (copies), every weight is made first, once,
+	 * by all of them (weighchunks), not again for each pair. A query's
+	 * partners are a few kept ones: none to weigh them all.
+	 */
+	weigh = j->spill && !j->queries &&
+	    work / (j->ndocs - first) >= JOIN_DOCCOST + JOIN_WEIGHALL;
 	if (procs > nchunks)
 		procs = (unsigned)nchunks;
 	out = ereallocarray(NULL, procs, sizeof *out);
+	for (i = 0; i < procs && (out[i] = scratchfile()); i++)
+		;
+	if ((procs = i) < 2) {
+		while (i > 0)
+			fclose(out[--i]);
+		free(out);
+		return 0;
+	}
 	pid = ereallocarray(NULL, procs, sizeof *pid);
 	next = ereallocarray(NULL, procs, sizeof *next);
-	for (i = 0; i < procs; i++)
-		out[i] = etmpfile();
-	for (c = 0; c < nchunks; c++)
+	for (c = 0; c < JOIN_CHUNKS; c++)
 		b[c] = (unsigned char)c;
-	/* the chunk numbers fit in the pipe at once: JOIN_CHUNKS <= PIPE_BUF */
-	if (pipe(fd) < 0)
+	/*
+	 * The chunk numbers fit in a pipe at once (JOIN_CHUNKS <= PIPE_BUF):
+	 * vfd's to verify, wfd's to weigh, given out first, then a byte on
+	 * dfd from each child that is done with them.
+	 */
+	if (pipe(vfd) < 0 || (weigh && (pipe(wfd) < 0 || pipe(dfd) < 0)))
 		eprintf("pipe:");
-	if (write(fd[1], b, nchunks) != (ssize_t)nchunks)
-		eprintf("pipe:");
-	close(fd[1]);
+	if (weigh)
+		givechunks(wfd[1], b, (j->ndocs + wn - 1) / wn);
+	else
+		givechunks(vfd[1], b, nchunks);
 	spillflush(j);
 	fflush(NULL);	/* nothing buffered is written twice */
-	j->nowrite = 1;
+	/* the children are ours to wait for, even if SIGCHLD came ignored */
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, &chld);
+	j->nowrite = !weigh;
 	for (i = 1; i < procs; i++) {
 		/* with fewer processes than asked for (a limit), those there are take all */
 		if ((pid[i] = fork()) < 0) {
@@ -1580,12 +1698,32 @@ verifypar(struct join *j, struct verify *v)
 		if (pid[i] == 0) {
 			j->tick = NULL;
 			j->parent = self;
-			verifychunks(j, v, fd[0], first, chunk, out[i]);
+			if (weigh) {
+				close(vfd[1]);
+				close(dfd[0]);
+				weighchunks(j, wfd[0], wn);
+				j->nowrite = 1;
+				if (write(dfd[1], b, 1) < 0)
+					_exit(1);	/* (this one has gone) */
+				close(dfd[1]);
+			}
+			verifychunks(j, v, vfd[0], start, out[i]);
 			_exit(0);
 		}
 	}
-	verifychunks(j, v, fd[0], first, chunk, out[0]);
-	close(fd[0]);
+	if (weigh) {
+		close(dfd[1]);
+		weighchunks(j, wfd[0], wn);
+		j->nowrite = 1;
+		/* the others done, or gone (waitpid says which) */
+		while (takechunk(dfd[0]) >= 0)
+			;
+		close(dfd[0]);
+		close(wfd[0]);
+		givechunks(vfd[1], b, nchunks);
+	}
+	verifychunks(j, v, vfd[0], start, out[0]);
+	close(vfd[0]);
 	for (i = 1; i < procs; i++) {
 		while (waitpid(pid[i], &status, 0) < 0)
 			if (errno != EINTR)
@@ -1595,6 +1733,7 @@ verifypar(struct join *j, struct verify *v)
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			failed = 1;	/* (it said why) */
 	}
+	sigaction(SIGCHLD, &chld, NULL);
 	if (failed)
 		exit(1);
 	j->nowrite = 0;
@@ -1621,18 +1760,17 @@ verifypar(struct join *j, struct verify *v)
 	free(out);
 	free(pid);
 	free(next);
+	return 1;
 }
 
-/* The pairs verified, by one process or by j->procs (verifypar). */
+/* The pairs verified, by j->procs processes if they can be (verifypar), else by this one. */
 static void
 verifyall(struct join *j, struct verify *v)
 {
 	uint32_t *mark;
 	size_t first = j->queries ? j->ncoll : 0;
 
-	if (j->procs > 1 && j->ndocs - first > JOIN_CHUNKMIN) {
-		verifypar(j, v);
-	} else {
+	if (j->procs < 2 || j->ndocs - first < JOIN_PARMIN || !verifypar(j, v)) {
 		mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
 		verifyrange(j, v, mark, first, j->ndocs);
 		free(mark);

@@ -50,7 +50,9 @@
 #define JOIN_MEMMAX	((size_t)1 << 20)	/* 8 MB */
 #define JOIN_SLOTS	512	/* sketches read back for verification */
 #define JOIN_CHUNKS	128	/* verifypar's chunks at most: a byte each in a pipe */
-#define JOIN_CHUNKMIN	64	/* documents a chunk at least */
+#define JOIN_DOCCOST	8	/* a document's cost to verifypar's chunks, in pairs */
+#define JOIN_WEIGHALL	32	/* pairs a document foretold that make verifypar weigh all first */
+#define JOIN_PARMIN	64	/* documents that verifypar verifies at least */
 
 struct join_win {
 	void *map;		/* the file's bytes mapped, maplen of them */

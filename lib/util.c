@@ -405,26 +405,46 @@ afile_close(struct afile *a, int abort)
 	return ret;
 }
 
+/* The directory of scratch files: TMPDIR, else /tmp. */
+static const char *
+tmpdir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+FILE *
+scratchfile(void)
+{
+	const char *dir = tmpdir();
+	size_t n = strlen(dir) + sizeof "/simtool.XXXXXX";
+	char *path = emalloc(n);
+	FILE *fp;
+	int fd, e;
+
+	snprintf(path, n, "%s/simtool.XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path);	/* only a name mkstemp made is ours */
+	free(path);
+	if ((fd = abovestd(fd)) < 0)
+		return NULL;
+	if (!(fp = fdopen(fd, "w+"))) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return fp;
+}
+
 FILE *
 etmpfile(void)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path;
-	size_t n;
-	FILE *fp;
-	int fd;
+	FILE *fp = scratchfile();
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	n = strlen(dir) + sizeof "/simtool.XXXXXX";
-	path = emalloc(n);
-	snprintf(path, n, "%s/simtool.XXXXXX", dir);
-	if ((fd = abovestd(mkstemp(path))) < 0)
-		eprintf("%s: scratch file:", escname(dir));
-	unlink(path);
-	free(path);
-	if (!(fp = fdopen(fd, "w+")))
-		eprintf("%s: scratch file:", escname(dir));
+	if (!fp)
+		eprintf("%s: scratch file:", escname(tmpdir()));
 	return fp;
 }
 

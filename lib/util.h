@@ -101,8 +101,10 @@ int afile_close(struct afile *a, int abort);
 /*
  * A scratch file, read and written, already unlinked: in TMPDIR (else
  * /tmp), unlike tmpfile(3), so that a user can put it on a large disk.
- * An error ends the program.
+ * scratchfile returns NULL (errno set) if it cannot be made; etmpfile
+ * says so and ends the program.
  */
+FILE *scratchfile(void);
 FILE *etmpfile(void);
 
 /* Give stdout a large buffer; call before the first write. */

@@ -567,3 +567,31 @@ rssbound() {
 	[ "$output" = "" ]
 	[ "$(printf '%s\n' "$stderr" | sort -u)" = "simjoin: temporary file: File too large" ]
 }
+
+# Fewer processes than asked for when they cannot all run: no scratch
+# file for their pairs (one process needs none), or SIGCHLD inherited as
+# ignored (their statuses are waited for all the same).
+@test "simjoin -j: no TMPDIR, or SIGCHLD ignored: the answers of one process" {
+	gensketch -s 1 3000 >mem.sk
+	simjoin mem.sk >want
+	[ "$(wc -l <want)" -gt 300 ]
+	TMPDIR=$PWD/none check 0 "$(cat want)\n" '' simjoin -j 2 mem.sk
+	check 0 "$(cat want)\n" '' perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' simjoin -j 2 mem.sk
+}
+
+# 6,000 copies of a page past 8 MB of hashes: the runs foretell 128 pairs
+# and more a document, and the processes make every weight first.
+@test "simjoin -j: many copies past 8 MB: every weight made first, the answers of one" {
+	awk 'BEGIN { for (i = 1; i <= 200; i++) printf "w%d ", i }' |
+		sed 's/^/page\t/' | sketch >page.sk
+	gensketch -s 3 300 >other.sk
+	{
+		awk -F'\t' '{ for (d = 1; d <= 6000; d++) printf "c%d\t%s\t%s\n", d, $2, $3 }' page.sk
+		cat other.sk
+	} >copies.sk
+	simjoin -u copies.sk >want.u
+	simjoin -g copies.sk | cksum >want.g
+	[ "$(wc -l <want.u)" -eq 271 ]
+	check 0 "$(cat want.u)\n" '' simjoin -j 2 -u copies.sk
+	check 0 "$(cat want.g)\n" '' sh -c 'simjoin -j 3 -g copies.sk | cksum'
+}
