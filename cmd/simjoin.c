@@ -356,14 +356,12 @@ main(int argc, char *argv[])
 			enprintf(EXIT_USAGE, "queries and collection cannot both be standard input");
 
 	setupstdout();
+	prog.tty = isatty(2);
 	if (xfile) {
 		j = queryindex(&index, &ret);
 		goto output;
 	}
 	j = join_new(&opt);
-	prog.tty = isatty(2);
-	if (prog.on)
-		join_progress(j, tick, NULL);
 	phase("reading", 0);
 	if (argc == 0)
 		ret |= load(j, "-");
@@ -378,6 +376,8 @@ main(int argc, char *argv[])
 	phase("counting the hashes of", join_ndocs(j));
 	join_prepare(j);
 output:
+	if (prog.on)	/* with -x too */
+		join_progress(j, tick, NULL);
 	join_procs(j, procs);
 	if (zflag)
 		ret |= findnulids(j);

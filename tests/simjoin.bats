@@ -345,6 +345,9 @@ chain() {
 	head -n 2 w.sk >ab.sk
 	tail -n 3 w.sk >cde.sk
 	check 0 'A\n' 'simjoin: paired 2 documents\n' simjoin -v -u -q ab.sk cde.sk
+	# with the kept documents in an index too
+	skidx -o cde.idx cde.sk >/dev/null
+	check 0 'A\n' 'simjoin: paired 2 documents\n' simjoin -v -u -x cde.idx -q ab.sk
 	command -v script >/dev/null 2>&1 || skip "no script(1)"
 	run script -qec 'simjoin -v w.sk 2>&1 >/dev/null' /dev/null
 	[ "$status" -eq 0 ]
