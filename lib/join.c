@@ -999,32 +999,46 @@ partners(struct join *j, size_t d, uint32_t *mark, uint32_t **part, size_t *part
 	return npart;
 }
 
+/* The first document paired: the first query in a query run, else the first. */
+static size_t
+firstpaired(const struct join *j)
+{
+	return j->queries ? j->ncoll : 0;
+}
+
+/* The marks partners takes, none set. */
+static uint32_t *
+newmark(const struct join *j)
+{
+	return ecalloc(j->ndocs ? j->ndocs : 1, sizeof(uint32_t));
+}
+
 /*
- * The pairs are made a document at a time, so that memory holds one
- * document's partners, never all the pairs.
- */
-/*
- * A process verifypar forked goes when the one that forked it has gone
+ * Document d's pairs are next: the progress is told every 1024, and a
+ * process verifypar forked goes when the one that forked it has gone
  * (killed), after 64 documents at most: nobody takes its pairs.
  */
 static void
-orphaned(const struct join *j, size_t d)
+atdoc(const struct join *j, size_t d)
 {
+	size_t first = firstpaired(j);
+
+	if (j->tick && ((d - first) & 1023) == 0)
+		j->tick(d - first, j->ndocs - first, j->tickctx);
 	if (j->parent && (d & 63) == 0 && getppid() != j->parent)
 		_exit(1);
 }
 
+/* The candidate pairs of documents from .. to - 1 (join_candidates). */
 static void
 candrange(struct join *j, uint32_t *mark, size_t from, size_t to,
     void (*visit)(uint32_t, uint32_t, void *), void *ctx)
 {
 	uint32_t *part = NULL;
-	size_t partcap = 0, npart, d, i, first = j->queries ? j->ncoll : 0;
+	size_t partcap = 0, npart, d, i;
 
 	for (d = from; d < to; d++) {
-		if (j->tick && ((d - first) & 1023) == 0)
-			j->tick(d - first, j->ndocs - first, j->tickctx);
-		orphaned(j, d);
+		atdoc(j, d);
 		npart = partners(j, d, mark, &part, &partcap);
 		for (i = 0; i < npart; i++) {
 			if (j->queries)
@@ -1036,11 +1050,15 @@ candrange(struct join *j, uint32_t *mark, size_t from, size_t to,
 	free(part);
 }
 
+/*
+ * The pairs are made a document at a time, so that memory holds one
+ * document's partners, never all the pairs.
+ */
 void
 join_candidates(struct join *j, void (*visit)(uint32_t, uint32_t, void *), void *ctx)
 {
-	uint32_t *mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
-	size_t first = j->queries ? j->ncoll : 0;
+	uint32_t *mark = newmark(j);
+	size_t first = firstpaired(j);
 
 	candrange(j, mark, first, j->ndocs, visit, ctx);
 	if (j->tick)
@@ -1462,16 +1480,13 @@ verifyrange(struct join *j, struct verify *v, uint32_t *mark, size_t from, size_
 	uint64_t *pend = NULL;
 	double *sim = NULL;
 	size_t partcap = 0, pendcap = 0, simcap = 0, npend = 0, npart, d, i, block;
-	size_t first = j->queries ? j->ncoll : 0;
 
 	if (!j->spill) {
 		candrange(j, mark, from, to, verify, v);
 		return;
 	}
 	for (d = block = from; d < to; d++) {
-		if (j->tick && ((d - first) & 1023) == 0)
-			j->tick(d - first, j->ndocs - first, j->tickctx);
-		orphaned(j, d);
+		atdoc(j, d);
 		npart = partners(j, d, mark, &part, &partcap);
 		if (d > block && (npend + npart > JOIN_SCREEN ||
 		    wordsend(j, d) - j->hoff[block] > JOIN_BLOCK)) {
@@ -1495,6 +1510,13 @@ verifyrange(struct join *j, struct verify *v, uint32_t *mark, size_t from, size_
 	free(sim);
 }
 
+/* total * t / JOIN_CHUNKS, rounded down, with no overflow. */
+static uint64_t
+cutat(uint64_t total, size_t t)
+{
+	return total / JOIN_CHUNKS * t + total % JOIN_CHUNKS * t / JOIN_CHUNKS;
+}
+
 /*
  * verifypar's chunks, of about equal work as the runs foretell it: a
  * document costs JOIN_DOCCOST, and 1 more for each partner a run gives
@@ -1504,13 +1526,6 @@ verifyrange(struct join *j, struct verify *v, uint32_t *mark, size_t from, size_
  * start[c] .. start[c + 1] - 1; returns how many there are, at most
  * JOIN_CHUNKS, and in *work the work of them all.
  */
-/* total * t / JOIN_CHUNKS, rounded down, with no overflow. */
-static uint64_t
-cutat(uint64_t total, size_t t)
-{
-	return total / JOIN_CHUNKS * t + total % JOIN_CHUNKS * t / JOIN_CHUNKS;
-}
-
 static size_t
 chunks(const struct join *j, size_t first, size_t *start, uint64_t *allwork)
 {
@@ -1607,7 +1622,7 @@ static void
 verifychunks(struct join *j, struct verify *v, int fd, const size_t *start, FILE *out)
 {
 	struct verify cv = *v;
-	uint32_t *mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+	uint32_t *mark = newmark(j);
 	int c;
 
 	cv.out = out;
@@ -1637,7 +1652,7 @@ verifypar(struct join *j, struct verify *v)
 	pid_t *pid, self = getpid();
 	struct verified *next, r;
 	struct sigaction dfl, chld;
-	size_t first = j->queries ? j->ncoll : 0, start[JOIN_CHUNKS + 1], nchunks, c;
+	size_t first = firstpaired(j), start[JOIN_CHUNKS + 1], nchunks, c;
 	size_t wn = (j->ndocs + JOIN_CHUNKS - 1) / JOIN_CHUNKS;
 	unsigned i, procs = j->procs;
 	unsigned char b[JOIN_CHUNKS];
@@ -1768,10 +1783,10 @@ static void
 verifyall(struct join *j, struct verify *v)
 {
 	uint32_t *mark;
-	size_t first = j->queries ? j->ncoll : 0;
+	size_t first = firstpaired(j);
 
 	if (j->procs < 2 || j->ndocs - first < JOIN_PARMIN || !verifypar(j, v)) {
-		mark = ecalloc(j->ndocs ? j->ndocs : 1, sizeof *mark);
+		mark = newmark(j);
 		verifyrange(j, v, mark, first, j->ndocs);
 		free(mark);
 	}
@@ -1808,7 +1823,7 @@ join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *
 		v.kept = emalloc(JOIN_KEEPBYTES(j->ndocs));
 		memset(v.kept, 0xff, JOIN_KEEPBYTES(j->ndocs));
 		verifyall(j, &v);
-		for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++)
+		for (d = firstpaired(j); d < j->ndocs; d++)
 			if (join_kept(v.kept, (uint32_t)d))
 				doc((uint32_t)d, (uint32_t)d, ctx);
 		free(v.kept);
@@ -1817,7 +1832,7 @@ join_clusters(struct join *j, int unique, void (*doc)(uint32_t, uint32_t, void *
 	v.parent = ereallocarray(NULL, j->ndocs ? j->ndocs : 1, sizeof *v.parent);
 	uf_init(v.parent, j->ndocs);
 	verifyall(j, &v);
-	for (d = j->queries ? j->ncoll : 0; d < j->ndocs; d++)
+	for (d = firstpaired(j); d < j->ndocs; d++)
 		doc((uint32_t)d, uf_find(v.parent, (uint32_t)d), ctx);
 	free(v.parent);
 }
