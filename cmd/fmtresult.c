@@ -11,6 +11,12 @@
 #include "util.h"
 
 static long long maxblocks = LLONG_MAX;	/* -n */
+static const char *outpath;			/* -o */
+static long long screenblocks;			/* -t */
+
+/* The output: stdout, or -o's file; the first -t blocks also go to screen. */
+static FILE *out;
+static struct obuf screen;
 
 /* The block being written: its query (escaped, as read) and its current distance line. */
 static struct obuf query;
@@ -34,11 +40,26 @@ decode(const char *s, size_t n, struct obuf *b, const struct rdr *r)
 	return 0;
 }
 
+/* Write n bytes of the result, and keep them for the screen if they are its. */
+static void
+put(const void *p, size_t n)
+{
+	fwrite(p, 1, n, out);
+	if (nblocks <= screenblocks)
+		obuf_add(&screen, p, n);
+}
+
+static void
+putbyte(char c)
+{
+	put(&c, 1);
+}
+
 static void
 enddistline(void)
 {
 	if (curdist >= 0)
-		putchar('\n');
+		putbyte('\n');
 	curdist = -1;
 }
 
@@ -50,8 +71,8 @@ startblock(const char *q, size_t n)
 	if (nblocks++ == maxblocks)
 		return 0;
 	obuf_set(&query, q, n);
-	fwrite(qdec.p, 1, qdec.n, stdout);
-	putchar('\n');
+	put(qdec.p, qdec.n);
+	putbyte('\n');
 	return 1;
 }
 
@@ -103,20 +124,22 @@ fmtresult(const char *path, int *err)
 			continue;
 		}
 		if (m.dist > curdist) {
+			char num[24];
+
 			enddistline();
-			putu((unsigned long long)m.dist, stdout);
-			putchar(':');
+			put(num, utoa(num, (unsigned long long)m.dist));
+			putbyte(':');
 			curdist = m.dist;
 		}
-		fwrite(iddec.p, 1, iddec.n, stdout);
-		putchar(' ');
+		put(iddec.p, iddec.n);
+		putbyte(' ');
 	}
 	if (rdr_close(&r))
 		*err = 1;
 	return done;
 }
 
-static const char synopsis[] = "[-n count] [file ...]";
+static const char synopsis[] = "[-n count] [-o file] [-t count] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -127,15 +150,22 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
+	struct afile result;
 	int c, err = 0, done = 0;
 
 	argv0 = "fmtresult";
-	while ((c = getopt(argc, argv, "hn:")) != -1) {
+	while ((c = getopt(argc, argv, "hn:o:t:")) != -1) {
 		switch (c) {
 		case 'h':
 			return help(synopsis);
 		case 'n':
 			maxblocks = estrtonum(optarg, 0, LLONG_MAX, "count");
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 't':
+			screenblocks = estrtonum(optarg, 0, LLONG_MAX, "count");
 			break;
 		default:
 			usage();
@@ -143,14 +173,24 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (screenblocks && !outpath)
+		eusagewhy(synopsis, "-t needs -o");
 
 	setupstdout();
+	out = stdout;
+	if (outpath && !(out = afile_open(&result, outpath)))
+		return 1;
 	if (argc == 0)
 		done = fmtresult("-", &err);
 	/* stop at a write error: the output is lost, and fshut still knows why */
-	for (; !done && argc > 0 && !ferror(stdout); argc--, argv++)
+	for (; !done && argc > 0 && !ferror(out); argc--, argv++)
 		done = fmtresult(*argv, &err);
 	enddistline();
-	err |= fshut(stdout, "<stdout>");
-	return err;
+	if (!outpath)
+		return err | fshut(stdout, "<stdout>");
+	/* the file whole, from good records only, or the old one; then the screen */
+	if (afile_close(&result, err) || err)
+		return 1;
+	obuf_flush(&screen, stdout);
+	return fshut(stdout, "<stdout>");
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -334,10 +335,85 @@ abovestd(int fd)
 	return nfd;
 }
 
+/*
+ * The afiles open with a temporary file, for the handler of the signals
+ * that end a process: it removes them. The list changes with those
+ * signals blocked, so the handler never sees it half changed.
+ */
+static struct afile *pending;
+static const int endsigs[] = { SIGHUP, SIGINT, SIGTERM };
+
+static void
+onendsig(int sig)
+{
+	int saved = errno;
+	pid_t me = getpid();
+	struct afile *a;
+
+	for (a = pending; a; a = a->next)
+		if (a->owner == me)
+			unlink(a->tmp);
+	/* blocked in here: the signal ends the process once this returns */
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = saved;
+}
+
+static void
+blockendsigs(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof endsigs / sizeof endsigs[0]; i++)
+		sigaddset(&set, endsigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* With the ending signals blocked (blockendsigs), so no signal comes between. */
+static void
+addpending(struct afile *a)
+{
+	static int handled;
+	struct sigaction sa, cur;
+	size_t i;
+
+	if (!handled) {
+		/* a signal ignored, or caught by the program, stays so */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = onendsig;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof endsigs / sizeof endsigs[0]; i++)
+			if (sigaction(endsigs[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL)
+				sigaction(endsigs[i], &sa, NULL);
+		handled = 1;
+	}
+	a->owner = getpid();
+	a->next = pending;
+	pending = a;
+}
+
+static void
+droppending(struct afile *a)
+{
+	struct afile **pp;
+	sigset_t old;
+
+	blockendsigs(&old);
+	for (pp = &pending; *pp; pp = &(*pp)->next)
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 FILE *
 afile_open(struct afile *a, const char *path)
 {
 	struct stat st;
+	sigset_t old;
 	int fd = -1;
 
 	memset(a, 0, sizeof *a);
@@ -361,19 +437,28 @@ afile_open(struct afile *a, const char *path)
 	}
 	a->tmp = emalloc(strlen(a->target) + 8);
 	sprintf(a->tmp, "%s.XXXXXX", a->target);
-	if ((fd = abovestd(mkstemp(a->tmp))) < 0) {
+	/* the file is made and known to the handler with no signal between */
+	blockendsigs(&old);
+	if ((fd = mkstemp(a->tmp)) >= 0)
+		addpending(a);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
 		free(a->tmp);	/* not made: nothing to remove */
 		a->tmp = NULL;
 		goto fail;
 	}
+	if ((fd = abovestd(fd)) < 0)
+		goto fail;	/* made: removed below */
 	if ((a->fp = fdopen(fd, "w")))
 		return a->fp;
 fail:
 	weprintf("%s:", escname(path));
 	if (fd >= 0)
 		close(fd);
-	if (a->tmp)
+	if (a->tmp) {
 		unlink(a->tmp);
+		droppending(a);
+	}
 	free(a->tmp);
 	free(a->target);
 	memset(a, 0, sizeof *a);
@@ -399,6 +484,8 @@ afile_close(struct afile *a, int abort)
 	}
 	if (ret && a->tmp)
 		unlink(a->tmp);
+	if (a->tmp)
+		droppending(a);
 	free(a->tmp);
 	free(a->target);
 	memset(a, 0, sizeof *a);

@@ -2,6 +2,8 @@
 #ifndef UTIL_H
 #define UTIL_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,12 +90,19 @@ int fshut(FILE *fp, const char *name);
  * the output is not whole on failure, which the status still reports.
  * A directory is an error. The descriptor is never one of 0 to 2, even
  * if those are closed, so stdout and stderr cannot write into it.
+ *
+ * While it is open, SIGHUP, SIGINT and SIGTERM, where their action is the
+ * default one, remove the temporary file before they end the process as
+ * they would have (a forked child removes only its own): an interrupted
+ * run leaves the old file and nothing beside it. (SIGKILL cannot.)
  */
 struct afile {
 	FILE *fp;
 	char *tmp;		/* the temporary file, or NULL when written directly */
 	char *target;		/* what is replaced: path, links followed */
 	const char *path;
+	struct afile *next;	/* the open ones with a temporary file */
+	pid_t owner;		/* the process that made it */
 };
 FILE *afile_open(struct afile *a, const char *path);
 int afile_close(struct afile *a, int abort);

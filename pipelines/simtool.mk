@@ -56,9 +56,9 @@ $(W)/matches-$(N)-$(M)-$(D): $(W)/article.fp-$(N)-$(M) $(W)/sample.fp-$(N)-$(M)
 	hamq -a -d $(D) $(W)/article.fp-$(N)-$(M) $(W)/sample.fp-$(N)-$(M) $(SAVE)
 
 # Always rewritten (it is cheap): result.txt may come from another N or M.
+# fmtresult -o replaces it whole, then shows the first sample's block.
 $(RESULT): $(W)/matches-$(N)-$(M)-$(D) FORCE
-	fmtresult $(W)/matches-$(N)-$(M)-$(D) $(SAVE)
-	@fmtresult -n 1 $(W)/matches-$(N)-$(M)-$(D)
+	fmtresult -o $@ -t 1 $(W)/matches-$(N)-$(M)-$(D)
 
 clean:
 	rm -rf $(W)

@@ -3,7 +3,7 @@
 
 load helper
 
-u='usage: fmtresult [-n count] [file ...]\n'
+u='usage: fmtresult [-n count] [-o file] [-t count] [file ...]\n'
 max=9223372036854775807
 
 setup() {
@@ -20,7 +20,7 @@ setup() {
 }
 
 @test "fmtresult: bad option" {
-	badopt "usage: fmtresult [-n count] [file ...]" fmtresult -x m
+	badopt "usage: fmtresult [-n count] [-o file] [-t count] [file ...]" fmtresult -x m
 }
 
 @test "fmtresult: blocks, one line per distance present, a space after each ID" {
@@ -52,6 +52,64 @@ setup() {
 	check 1 "${q1}${q2}${q3}r\\n1:x \\n" 'fmtresult: nope: No such file or directory\n' \
 		fmtresult m nope r
 	check 0 "r\\n1:x \\n${q1}" '' fmtresult -n 2 r - nope <m
+}
+
+@test "fmtresult -o: the file whole; -t: its first blocks on stdout after" {
+	printf 'old\n' >out
+	check 0 '' '' fmtresult -o out m
+	check 0 "$q1$q2$q3" '' cat out
+	check 0 "$q1$q2" '' fmtresult -o out -t 2 m
+	check 0 "$q1$q2$q3" '' cat out
+	check 0 "$q1" '' fmtresult -o out -t 5 -n 1 m
+	check 0 "$q1" '' cat out
+	check 0 "$q1$q2$q3" '' fmtresult -o out -t 3 <m
+	check 0 "$q1$q2$q3" '' cat out
+	check 0 '' '' find . -name 'out.*'
+	rm out
+	check 0 "$q1$q2$q3" '' fmtresult -o out -t 4 m
+	check 0 "$q1$q2$q3" '' cat out
+}
+
+@test "fmtresult -t without -o: a usage error" {
+	check 2 '' "fmtresult: -t needs -o\n${u}" fmtresult -t 1 m
+}
+
+@test "fmtresult -o: a bad record keeps the old file, and nothing goes to stdout" {
+	printf 'old\n' >out
+	printf 'q\nq\t0\tx\\q\nq\t0\ty\n' >in
+	check 1 '' 'fmtresult: in:2: bad escape in ID\n' fmtresult -o out -t 1 in
+	check 1 '' 'fmtresult: nope: No such file or directory\n' fmtresult -o out -t 1 m nope
+	check 0 'old\n' '' cat out
+	check 0 '' '' find . -name 'out.*'
+}
+
+@test "fmtresult -o: a link written through, a directory refused" {
+	mkdir d
+	printf 'old\n' >d/target
+	ln -s d/target out
+	check 0 "$q1" '' fmtresult -o out -t 1 m
+	check 0 "$q1$q2$q3" '' cat d/target
+	[ -L out ]
+	check 1 '' 'fmtresult: d: Is a directory\n' fmtresult -o d -t 1 m
+	check 0 'target\n' '' ls d
+}
+
+@test "fmtresult -o: killed while it writes, the old file and nothing beside it" {
+	printf 'old\n' >out
+	mkfifo f
+	# the temporary file is made first; then the FIFO's open waits for a writer
+	fmtresult -o out f 3>&- &
+	pid=$!
+	for i in $(seq 100); do
+		[ -z "$(find . -name 'out.*')" ] || break
+		sleep 0.05
+	done
+	check 0 '1\n' '' sh -c "find . -name 'out.*' | wc -l"
+	kill -TERM "$pid"
+	run wait "$pid"
+	[ "$status" -eq 143 ]
+	check 0 'old\n' '' cat out
+	check 0 '' '' find . -name 'out.*'
 }
 
 @test "fmtresult: empty input" {

@@ -35,7 +35,7 @@ commands() {
 	small
 	mk N=3 M=4 >/dev/null
 	age
-	check 0 'fphash\nfphash\nhamq\nfmtresult\nfmtresult\n' '' commands N=3 M=8
+	check 0 'fphash\nfphash\nhamq\nfmtresult\n' '' commands N=3 M=8
 	check 0 'S1\n0:A1 \n' '' mk N=3 M=8
 	printf "$small8" >want
 	cmp result.txt want
@@ -48,7 +48,7 @@ commands() {
 	mk N=3 M=4 >/dev/null
 	mk N=3 M=8 >/dev/null
 	age
-	check 0 'fmtresult\nfmtresult\n' '' commands N=3 M=4
+	check 0 'fmtresult\n' '' commands N=3 M=4
 	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' mk N=3 M=4
 	printf "$small4" >want
 	cmp result.txt want
@@ -61,7 +61,7 @@ commands() {
 	age
 	# the article's words are counted once, for every N; only the
 	# sample's counts are of the features
-	check 0 'topn\nfphash\nwordfreq\nfphash\nhamq\nfmtresult\nfmtresult\n' '' \
+	check 0 'topn\nfphash\nwordfreq\nfphash\nhamq\nfmtresult\n' '' \
 		commands N=2 M=4
 }
 
@@ -103,7 +103,7 @@ commands() {
 	printf 'keep\n' >result.txt/old
 	run -2 --separate-stderr mk N=3 M=4
 	[ "$output" = "" ]
-	[ "${stderr_lines[0]}" = "result.txt: is a directory" ]
+	[ "${stderr_lines[0]}" = "fmtresult: result.txt: Is a directory" ]
 	check 0 'old\n' '' ls -A result.txt
 	check 0 'keep\n' '' cat result.txt/old
 	[ -z "$(find . -name '*.tmp')" ]

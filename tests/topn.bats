@@ -83,6 +83,40 @@ topn: in:5: count '' is invalid
 		"topn: <stdin>:2: count of 'a' overflows\n" topn 5 <in
 }
 
+@test "topn: records taken in batches: sums and diagnostics as in line order" {
+	# words enough for a large table, whose lookups go in batches; the
+	# overflows (found as a batch is counted) and the bad records (as
+	# they are read) are reported in line order all the same
+	awk -v max="$max" 'BEGIN {
+		print "a\t" max
+		for (i = 2; i <= 30000; i++)
+			if (i % 1000 == 0)
+				print "a\t1"
+			else if (i % 777 == 0)
+				print "notab"
+			else if (i % 501 == 0)
+				print "b\tx"
+			else
+				print "w" (i * 7 % 9000) "\t" (i % 13)
+	}' >in
+	first=1
+	for f in in '<stdin>' in; do
+		awk -F '\t' -v f="$f" -v first="$first" '
+			NF < 2 { printf "topn: %s:%d: no TAB between word and count\n", f, NR; next }
+			$2 == "x" { printf "topn: %s:%d: count \047x\047 is invalid\n", f, NR; next }
+			$1 == "a" && (NR > 1 || !first) {
+				printf "topn: %s:%d: count of \047a\047 overflows\n", f, NR
+			}' in
+		first=0
+	done >want.err
+	{
+		printf 'a\t%s\n' "$max"
+		awk -F '\t' '/^w/ { c[$1] += 3 * $2 } END { for (w in c) print w "\t" c[w] }' in |
+			LC_ALL=C sort -t "$(printf '\t')" -k2,2nr -k1,1 | head -n 99
+	} >want.out
+	cmpout 1 want.out want.err topn 100 in - in <in
+}
+
 @test "topn: a trailing CR is ignored" {
 	printf 'a\t1\r\nb\t2\r\n' >in
 	check 0 'b\t2\na\t1\n' '' topn 5 in
