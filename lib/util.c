@@ -341,7 +341,7 @@ abovestd(int fd)
  * signals blocked, so the handler never sees it half changed.
  */
 static struct afile *pending;
-static const int endsigs[] = { SIGHUP, SIGINT, SIGTERM };
+static const int endsigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT, SIGTERM };
 
 static void
 onendsig(int sig)

@@ -91,10 +91,11 @@ int fshut(FILE *fp, const char *name);
  * A directory is an error. The descriptor is never one of 0 to 2, even
  * if those are closed, so stdout and stderr cannot write into it.
  *
- * While it is open, SIGHUP, SIGINT and SIGTERM, where their action is the
- * default one, remove the temporary file before they end the process as
- * they would have (a forked child removes only its own): an interrupted
- * run leaves the old file and nothing beside it. (SIGKILL cannot.)
+ * While it is open, SIGHUP, SIGINT, SIGPIPE (a reader of stdout gone),
+ * SIGQUIT and SIGTERM, where their action is the default one, remove the
+ * temporary file before they end the process as they would have (a
+ * forked child removes only its own): an interrupted run leaves the old
+ * file and nothing beside it. (SIGKILL cannot.)
  */
 struct afile {
 	FILE *fp;

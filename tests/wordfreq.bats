@@ -430,6 +430,16 @@ load faults
 	check 1 '' 'wordfreq: nodir/tot: No such file or directory\n' wordfreq -p -T nodir/tot in
 }
 
+@test "wordfreq -p -T: the reader of stdout gone (SIGPIPE): the old totals, no temporary file" {
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "p%d\tw%d x y z\n", i, i }' >in
+	printf 'old\n' >tot
+	env --default-signal=PIPE bash -c 'wordfreq -p -T tot in | head -c 1 >/dev/null
+		echo "${PIPESTATUS[0]}" >st'
+	check 0 '141\n' '' cat st
+	check 0 'old\n' '' cat tot
+	check 0 '' '' find . -name 'tot.*'
+}
+
 @test "wordfreq -p -T: through a symbolic link, to a device or a FIFO" {
 	printf 'p\ta b a\n' >in
 	printf 'a\t2\nb\t1\n' >want.tot
