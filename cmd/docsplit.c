@@ -664,7 +664,6 @@ int
 main(int argc, char *argv[])
 {
 	int c, ret = 0, named = 0, lists = 0, modes = 0;
-	char *slash;
 
 	argv0 = "docsplit";
 	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:v")) != -1) {
@@ -705,11 +704,7 @@ main(int argc, char *argv[])
 			deal_out.prefix = optarg;
 			break;
 		case 'p':
-			if (!(slash = strchr(optarg, '/')))
-				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", escname(optarg));
-			*slash = '\0';
-			deal.parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
-			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");
+			estrtopart(optarg, &deal.part, &deal.parts);
 			break;
 		case 'r':
 			deal_out.parts = (unsigned)estrtonum(optarg, 1, 64, "parts");
