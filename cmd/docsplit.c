@@ -15,6 +15,7 @@
 
 #include "esc.h"
 #include "json.h"
+#include "pagefile.h"
 #include "rdr.h"
 #include "sniff.h"
 #include "util.h"
@@ -43,12 +44,8 @@ static struct {
 	uint64_t max;		/* -m: the cap on a decompressed file, a WARC record */
 	uintmax_t nbinary, nrecskip;	/* binary files, WARC records skipped */
 	struct obuf record;	/* a WARC record's text, held until it ended well */
-} doc = { 0, 0, (uint64_t)256 << 20, 0, 0, { 0 } };
+} doc = { 0, 0, PAGEFILE_GZMAX, 0, 0, { 0 } };
 
-/* Where the page splitter is within a page. */
-enum state { SEEK_ID, IN_TEXT };
-
-static struct obuf idline;	/* the line that may become the ID */
 static struct obuf out;		/* page records, written a block at a time */
 /* -o, -r: the records dealt out in turn to files prefix0, prefix1, ... */
 static struct {
@@ -115,139 +112,30 @@ putesc(const char *s, size_t n)
 		flushout();
 }
 
-static int
-isspacebyte(int c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v';
-}
-
-/* If the line gathered in idline is not blank, write it trimmed as an ID. */
-static int
-putid(void)
-{
-	size_t s = 0, e = idline.n;
-
-	while (s < e && isspacebyte((unsigned char)idline.p[s]))
-		s++;
-	while (e > s && isspacebyte((unsigned char)idline.p[e - 1]))
-		e--;
-	idline.n = 0;
-	if (s == e)
-		return 0;
-	putesc(idline.p + s, e - s);
-	obuf_addc(&out, '\t');
-	return 1;
-}
-
-/*
- * A page file: pages separated by form feeds, each with its ID on its
- * first line; its next limit bytes only, which start a page.
- */
+/* A page file's pages (pagefile.h) become records: ID, TAB, text, LF. */
 static void
-pages(struct rdr *r, uintmax_t limit)
+pageid(void *ctx, const char *id, size_t n)
 {
-	enum state st = SEEK_ID;
-	const char *p, *end, *q;
-	ptrdiff_t n;
-
-	while (limit > 0 && (n = rdr_block(r, &p)) >= 0) {
-		if ((uintmax_t)n > limit)
-			n = (ptrdiff_t)limit;
-		limit -= (uintmax_t)n;
-		for (end = p + n; p < end;) {
-			if (st == IN_TEXT) {
-				if (!(q = memchr(p, '\f', (size_t)(end - p)))) {
-					putesc(p, (size_t)(end - p));
-					break;
-				}
-				putesc(p, (size_t)(q - p));
-				obuf_addc(&out, '\n');
-				st = SEEK_ID;
-				p = q + 1;
-				continue;
-			}
-			/* SEEK_ID: gather a line; blank lines and empty pages vanish */
-			for (q = p; q < end && *q != '\n' && *q != '\f'; q++)
-				;
-			obuf_add(&idline, p, (size_t)(q - p));
-			if (q == end)
-				break;
-			if (putid()) {
-				if (*q == '\f')
-					obuf_addc(&out, '\n');	/* an ID and no text */
-				else
-					st = IN_TEXT;
-			}
-			p = q + 1;
-		}
-	}
-	/* end of file ends the last page */
-	if (st == IN_TEXT)
-		obuf_addc(&out, '\n');
-	else if (putid())
-		obuf_addc(&out, '\n');
-	idline.n = 0;
+	(void)ctx;
+	putesc(id, n);
+	obuf_addc(&out, '\t');
 }
 
-/*
- * Set *start to the offset of the first page of the file fd of size bytes
- * that starts at from or after: 0, or the byte after a form feed; size if
- * none does. Returns -1 on a read error.
- */
-static int
-pagestart(int fd, off_t from, off_t size, off_t *start)
+static void
+pagetext(void *ctx, const char *p, size_t n)
 {
-	char buf[1 << 16];
-	const char *q;
-	ssize_t n;
-	off_t at;
-
-	*start = from > 0 ? size : 0;
-	for (at = from - 1; from > 0 && at < size; at += n) {
-		if ((n = pread(fd, buf, sizeof buf, at)) < 0)
-			return -1;
-		if (n == 0)
-			break;
-		if ((q = memchr(buf, '\f', (size_t)n))) {
-			*start = at + (q - buf) + 1;
-			break;
-		}
-	}
-	return 0;
+	(void)ctx;
+	putesc(p, n);
 }
 
-/*
- * -p with a page file r: the pages that start in the part-th of the parts
- * equal byte ranges of the file, read through a descriptor of their own.
- * Part i ends where part i + 1 starts, by the same rule, so the parts
- * split the file's pages between them exactly.
- */
-static int
-pagepart(struct rdr *r)
+static void
+pageend(void *ctx)
 {
-	struct rdr pr;
-	struct stat st;
-	off_t from, to;
-	int fd;
-
-	if (fstat(r->fd, &st) < 0 ||
-	    pagestart(r->fd, st.st_size / cut.parts * cut.part +
-	    st.st_size % cut.parts * cut.part / cut.parts, st.st_size, &from) < 0 ||
-	    pagestart(r->fd, st.st_size / cut.parts * (cut.part + 1) +
-	    st.st_size % cut.parts * (cut.part + 1) / cut.parts, st.st_size, &to) < 0 ||
-	    (fd = dup(r->fd)) < 0) {
-		weprintf("%s:", escname(r->name));
-		return 1;
-	}
-	if (lseek(fd, from, SEEK_SET) < 0) {
-		weprintf("%s:", escname(r->name));
-		close(fd);
-		return 1;
-	}
-	rdr_fdopen(&pr, fd, r->name);
-	pages(&pr, (uintmax_t)(to - from));
-	return rdr_close(&pr);
+	(void)ctx;
+	obuf_addc(&out, '\n');
 }
+
+static const struct pagefile_sink pagesink = { pageid, pagetext, pageend, NULL };
 
 /* One document: the ID is its path, the text all of its bytes. */
 static void
@@ -438,10 +326,7 @@ readfile(struct rdr *r, const char *id)
 			weprintf("%s: binary, skipped", escname(r->name));
 	} else switch (mode) {
 	case PAGES:
-		if (whole)
-			pages(r, UINTMAX_MAX);
-		else
-			ret = pagepart(r);
+		ret = pagefile_read(r, cut.part, cut.parts, gz, &pagesink);
 		break;
 	case FILES:
 		wholefile(r, id);
@@ -664,7 +549,6 @@ int
 main(int argc, char *argv[])
 {
 	int c, ret = 0, named = 0, lists = 0, modes = 0;
-	char *slash;
 
 	argv0 = "docsplit";
 	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:v")) != -1) {
@@ -705,11 +589,7 @@ main(int argc, char *argv[])
 			deal_out.prefix = optarg;
 			break;
 		case 'p':
-			if (!(slash = strchr(optarg, '/')))
-				enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", escname(optarg));
-			*slash = '\0';
-			deal.parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
-			deal.part = (unsigned)estrtonum(optarg, 0, deal.parts - 1, "part");
+			estrtopart(optarg, &deal.part, &deal.parts);
 			break;
 		case 'r':
 			deal_out.parts = (unsigned)estrtonum(optarg, 1, 64, "parts");

@@ -5,10 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
+#include "pagefile.h"
 #include "pagerec.h"
 #include "rdr.h"
+#include "sniff.h"
 #include "tok.h"
 #include "util.h"
+#include "warc.h"
 #include "wtab.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -30,7 +34,9 @@ static struct {
 	int vflag;		/* count only vocabulary words */
 	int iflag;		/* -i: words written as their numbers */
 	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
-} opt = { .kgram = 1 };
+	int pagefiles;		/* -F: the inputs are page files, not records */
+	unsigned part, parts;	/* -c: with -F, the pages of this byte range only */
+} opt = { .kgram = 1, .parts = 1 };
 
 /*
  * What is kept of a word, together: counting a word of a large vocabulary
@@ -316,52 +322,118 @@ droppage(void)
 	tab.ntouched = 0;
 }
 
+/*
+ * The page being read: its text goes to the tokenizer. Words are the
+ * features themselves unless they make k-grams; the ASCII tokenizer gives
+ * them in batches, the UTF-8 one a word at a time.
+ */
+static struct {
+	struct tok t;
+	int batch;
+	tok_fn *add;
+} page;
+
+static void
+feedtext(const char *p, size_t n)
+{
+	if (page.batch)
+		tok_feed_batch(&page.t, p, n, addbatch, NULL);
+	else
+		tok_feed(&page.t, p, n, page.add, NULL);
+}
+
+/* The page's text has ended: count it, and write it unless it was bad. */
+static int
+endpage(const struct rdr *r)
+{
+	int bad;
+
+	if ((page.batch ? tok_end_batch(&page.t, addbatch, NULL) :
+	    tok_end(&page.t, page.add, NULL)) < 0 && !rec.bad) {
+		weprintf("%s:%ju: bad escape in the page text", escname(r->name), r->lineno);
+		rec.bad = 1;
+	}
+	endtext();
+	/* a bad record is reported, not written */
+	if (rec.bad)
+		droppage();
+	else if (opt.pflag)
+		putpage();
+	else if (opt.dflag)
+		docpage();
+	bad = rec.bad;
+	pagerec_next(&rec);
+	return bad;
+}
+
+/* -F: a page file's pages (pagefile.h), their IDs escaped as records have them. */
+static void
+fileid(void *ctx, const char *id, size_t n)
+{
+	(void)ctx;
+	rec.id.n = esc_encode(obuf_room(&rec.id, 2 * n), id, n);
+	rec.intext = 1;
+}
+
+static void
+filetext(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	feedtext(p, n);
+}
+
+static void
+fileend(void *ctx)
+{
+	endpage(ctx);
+}
+
+/* -F: the pages of the page file r, as docsplit(1) would give them. */
+static int
+pagefile(struct rdr *r)
+{
+	struct pagefile_sink k = { fileid, filetext, fileend, r };
+	const char *p;
+	size_t n;
+	int gz;
+
+	gz = rdr_gunzip(r, PAGEFILE_GZMAX);
+	n = rdr_peek(r, SNIFF_LEN, &p);
+	if (warc_is(p, n)) {
+		weprintf("%s: a WARC file: read it with docsplit", escname(r->name));
+		return 1;
+	}
+	/* not a document: skipped, as docsplit skips it */
+	if (sniff_binary(p, n))
+		return 0;
+	return pagefile_read(r, opt.part, opt.parts, gz, &k);
+}
+
 static int
 wordfreq(const char *path)
 {
 	struct rdr r;
-	struct tok t;
 	const char *p;
 	ptrdiff_t n;
 	int eol, k, ret = 0;
-	/*
-	 * Words are the features themselves unless they make k-grams; the
-	 * ASCII tokenizer gives them in batches, the UTF-8 one a word at a time.
-	 */
-	int batch = opt.kgram == 1 && !(opt.tokflags & TOK_UNICODE);
-	tok_fn *add = opt.kgram == 1 ? addone : addword;
 
 	if (rdr_open(&r, path) < 0)
 		return 1;
-	tok_init(&t, opt.tokflags);
-	while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
+	page.batch = opt.kgram == 1 && !(opt.tokflags & TOK_UNICODE);
+	page.add = opt.kgram == 1 ? addone : addword;
+	tok_init(&page.t, opt.tokflags | (opt.pagefiles ? TOK_RAW : 0));
+	if (opt.pagefiles)
+		ret = pagefile(&r);
+	else while ((n = rdr_chunk(&r, &p, &eol)) >= 0) {
 		if ((k = pagerec_chunk(&rec, &r, &p, &n, eol)) <= 0) {
 			ret |= k < 0;
 			continue;
 		}
-		if (batch)
-			tok_feed_batch(&t, p, (size_t)n, addbatch, NULL);
-		else
-			tok_feed(&t, p, (size_t)n, add, NULL);
-		if (eol) {
-			if ((batch ? tok_end_batch(&t, addbatch, NULL) :
-			    tok_end(&t, add, NULL)) < 0 && !rec.bad) {
-				weprintf("%s:%ju: bad escape in the page text", escname(r.name), r.lineno);
-				rec.bad = 1;
-			}
-			endtext();
-			/* a bad record is reported, not written */
-			if (rec.bad)
-				droppage();
-			else if (opt.pflag)
-				putpage();
-			else if (opt.dflag)
-				docpage();
-			ret |= rec.bad;
-			pagerec_next(&rec);
-		}
+		feedtext(p, (size_t)n);
+		if (eol)
+			ret |= endpage(&r);
 	}
-	tok_free(&t);
+	tok_free(&page.t);
 	return rdr_close(&r) | ret;
 }
 
@@ -485,7 +557,7 @@ loadvocab(const char *path)
 }
 
 static const char synopsis[] =
-    "[-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+    "[-Fdipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -501,10 +573,16 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "T:dhik:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "FT:c:dhik:ps:uv:")) != -1) {
 		switch (c) {
+		case 'F':
+			opt.pagefiles = 1;
+			break;
 		case 'T':
 			opt.totalsfile = optarg;
+			break;
+		case 'c':
+			estrtopart(optarg, &opt.part, &opt.parts);
 			break;
 		case 'd':
 			opt.dflag = 1;
@@ -537,6 +615,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* -i: numbers of the vocabulary, or of the totals; not of folded lists */
 	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag) ||
+	    (opt.parts > 1 && !opt.pagefiles) ||
 	    (opt.iflag && (!opt.pflag || !(vocabfile || opt.totalsfile) ||
 	    (vocabfile && (opt.tokflags & TOK_UNICODE)))))
 		usage();

@@ -6,11 +6,14 @@
  * ASCII byte but lowercase letters and digits. The batch interface
  * (tok_feed_batch) must give the same words; in ASCII mode, the 8-byte scan
  * must give the words and verdict of a plain one, byte by byte (ref).
+ * With TOK_RAW the input is read as raw text: its words, in chunks of any
+ * size, must be those of its escape (esc_encode) read escaped.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "fuzz.h"
 #include "tok.h"
 #include "util.h"
@@ -173,6 +176,21 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		cut.len = 0;
 		if (ref((const char *)d, n, &cut) != st || !same(&whole, &cut))
 			abort();
+	}
+	/* the same bytes as raw text: the words of their escape */
+	{
+		struct words raw = { 0 }, escd = { 0 };
+		char *e = emalloc(2 * n + 1);
+		size_t en = esc_encode(e, (const char *)d, n);
+
+		raw.flags = whole.flags | TOK_RAW;
+		escd.flags = whole.flags;
+		if (tokenize((const char *)d, n, o1 % 11 + 1, o2 % 7 + 1, (int)(o2 & 1), &raw) != 0 ||
+		    tokenize(e, en, en ? en : 1, 1, 0, &escd) != 0 || !same(&raw, &escd))
+			abort();
+		free(e);
+		free(raw.s);
+		free(escd.s);
 	}
 	free(whole.s);
 	free(cut.s);

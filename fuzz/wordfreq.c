@@ -4,7 +4,8 @@
  * OPT2 bit 0 is -p, bit 3 -u, bits 4-5 the k-gram length - 1 (-k), bit 6
  * -d (without -p), or with -p -T (the sums, written to standard output
  * after the per-page counts); bit 7 -i where it is allowed (-p, and -T
- * or -v, and not -v with -u).
+ * or -v, and not -v with -u). OPT1 bit 0 is -F (part 0 a page file), bits
+ * 1-2 the parts - 1 and bits 3-5 the part (modulo the parts) of -c.
  */
 #include "fuzz.h"
 
@@ -42,6 +43,9 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	opt.havestop = (in.o2 & 2) != 0;
 	opt.iflag = (in.o2 & 128) && opt.pflag && (opt.totalsfile || (in.o2 & 4)) &&
 	    !((in.o2 & 4) && opt.tokflags);
+	opt.pagefiles = in.o1 & 1;
+	opt.parts = opt.pagefiles ? 1 + (in.o1 >> 1 & 3) : 1;
+	opt.part = (in.o1 >> 3 & 7) % opt.parts;
 	wtab_init(&tab.words);
 	growtables();
 	if ((in.o2 & 2) && loadstop(in.path[1]) < 0)

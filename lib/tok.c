@@ -132,6 +132,9 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 	struct sink k = *sink;
 	struct batch b;
 	uint64_t v = 0, m, prev, bounds, bits, bs = 0, el = 0;
+	/* TOK_RAW: a backslash is a byte like another, never an escape */
+	uint64_t escs = t->flags & TOK_RAW ? 0 : ~(uint64_t)0;
+	unsigned escbyte = t->flags & TOK_RAW ? 256 : '\\';
 	size_t pos = t->word.n, ws = 0;
 	int inword = pos > 0, esc = t->escape;
 	unsigned char c;
@@ -144,7 +147,7 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 		if (end - p >= 8) {
 			v = load8(p);
 			el = esc ? 0x80 : 0;	/* escape letters */
-			bs = backslashes(v) & ~el;	/* escapes */
+			bs = backslashes(v) & ~el & escs;	/* escapes */
 			if (!(bs & bs << 8))
 				goto block;
 		}
@@ -169,7 +172,7 @@ feedascii(struct tok *t, const unsigned char *p, const unsigned char *end,
 			if (esc_byte(c) < 0)
 				t->bad = 1;
 			esc = 0;
-		} else if (c == '\\') {
+		} else if (c == escbyte) {
 			esc = 1;
 		}
 		continue;
@@ -357,7 +360,7 @@ feedutf8(struct tok *t, const unsigned char *p, const unsigned char *end,
 				t->inword = UNI_WORD;
 				continue;
 			}
-			if (c == '\\') {
+			if (c == '\\' && !(t->flags & TOK_RAW)) {
 				if (p == end)
 					t->escape = 1;
 				else if (esc_byte(*p++) < 0)

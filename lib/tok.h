@@ -21,7 +21,11 @@
 
 #include "util.h"
 
-enum { TOK_UNICODE = 1 };
+/*
+ * TOK_RAW: the input is raw text, not an escaped field: a backslash is a
+ * separator byte like any other (its words are those of the text escaped).
+ */
+enum { TOK_UNICODE = 1, TOK_RAW = 2 };
 
 typedef void tok_fn(void *ctx, const char *word, size_t len);
 /*

@@ -210,6 +210,19 @@ estrtonum(const char *s, long long min, long long max, const char *what)
 	return v;
 }
 
+void
+estrtopart(const char *s, unsigned *part, unsigned *parts)
+{
+	char *p = estrdup(s), *slash;
+
+	if (!(slash = strchr(p, '/')))
+		enprintf(EXIT_USAGE, "part '%s' is invalid (part/parts)", escname(s));
+	*slash = '\0';
+	*parts = (unsigned)estrtonum(slash + 1, 1, 4096, "parts");
+	*part = (unsigned)estrtonum(p, 0, *parts - 1, "part");
+	free(p);
+}
+
 unsigned long long
 parsefracn(const char *s, size_t n, const char **errstr)
 {

@@ -50,6 +50,11 @@ long long parsenumn(const char *s, size_t n, long long min, long long max,
 
 /* parsenum, or a usage error naming what the number is for. */
 long long estrtonum(const char *s, long long min, long long max, const char *what);
+/*
+ * part/parts (docsplit -p, wordfreq -c): parts 1 to 4096, part 0 to
+ * parts - 1; else a usage error.
+ */
+void estrtopart(const char *s, unsigned *part, unsigned *parts);
 
 /*
  * A decimal fraction from 0 to 1 of the n bytes at s: decimal digits with

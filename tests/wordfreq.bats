@@ -3,14 +3,84 @@
 
 load helper
 
-u='usage: wordfreq [-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-Fdipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-dipu] [-T totals] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-Fdipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+}
+
+# A page file with the bytes records escape, blank IDs, CR LF lines,
+# UTF-8 and empty pages: -F reads it as docsplit(1) does.
+pagefile() {
+	awk 'BEGIN {
+		srand(7)
+		for (i = 0; i < 3000; i++) {
+			printf "%s%s ID%d%s\n", (i ? "\f" : ""), (i % 97 ? "" : "\n \t\n"), i, (i % 5 ? "" : "\r")
+			n = int(rand() * 40)
+			for (j = 0; j < n; j++) {
+				r = rand()
+				if (r < 0.05) printf "\\"
+				else if (r < 0.1) printf "\t"
+				else if (r < 0.13) printf "\\n"
+				else if (r < 0.16) printf "\303\251"
+				else if (r < 0.18) printf "\r\n"
+				else if (r < 0.19) printf "\f\f"
+				printf "W%d ", int(rand() * 500)
+			}
+			printf "\n"
+		}
+		printf "\flast\nno final newline\\"
+	}' >"$1"
+}
+
+@test "wordfreq -F -c: page files read as docsplit reads them, in parts" {
+	local o P i
+	pagefile pf
+	printf 'w1\nw2\nw3\nw10\n' >voc
+	printf 'w4\n' >stop
+	for o in "-p" "-pu" "-ip -T tot" "-ip -v voc -s stop" "-d" "-k 2 -p" ""; do
+		for P in 1 2 3 7; do
+			for ((i = 0; i < P; i++)); do
+				rm -f tot
+				# shellcheck disable=SC2086
+				docsplit -p "$i/$P" pf | wordfreq $o >want.out 2>want.err
+				[ ! -e tot ] || mv tot want.tot
+				# shellcheck disable=SC2086
+				cmpout 0 want.out want.err wordfreq -F -c "$i/$P" $o pf
+				[ ! -e tot ] || cmp tot want.tot
+			done
+		done
+	done
+	# the parts together are the whole
+	wordfreq -F -p pf >whole
+	check 0 "$(wc -l <whole)\n" '' sh -c 'for i in 0 1 2 3 4; do wordfreq -F -c $i/5 -p pf; done | cmp - whole && wc -l <whole'
+}
+
+@test "wordfreq -F: gzip read whole by part 0, binary skipped, WARC refused" {
+	pagefile pf
+	gzip -c pf >pf.gz
+	docsplit pf | wordfreq -p >want
+	cmpout 0 want /dev/null wordfreq -F -p pf.gz
+	cmpout 0 want /dev/null wordfreq -F -c 0/2 -p pf.gz
+	check 0 '' '' wordfreq -F -c 1/2 -p pf.gz
+	printf 'ID\nsome\0text\n' >bin
+	check 0 '' '' wordfreq -F -p bin
+	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n' >w.warc
+	check 1 'A\tb:1\n' 'wordfreq: w.warc: a WARC file: read it with docsplit\n' \
+		sh -c 'printf "A\nb\n" >a; wordfreq -F -p w.warc a'
+}
+
+@test "wordfreq -c: only with -F; a bad part" {
+	printf 'p\ta\n' >in
+	check 2 '' "$u" wordfreq -c 1/2 in
+	check 0 'p\ta:1\n' '' wordfreq -c 0/1 -p in
+	check 2 '' "wordfreq: part 'x' is invalid (part/parts)\n" wordfreq -F -c x in
+	check 2 '' "wordfreq: part '2' is too large (allowed: 0 to 1)\n" wordfreq -F -c 2/2 in
+	check 2 '' "wordfreq: parts '0' is too small (allowed: 1 to 4096)\n" wordfreq -F -c 0/0 in
 }
 
 @test "wordfreq: totals in order of first appearance" {
