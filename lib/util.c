@@ -427,7 +427,7 @@ afile_open(struct afile *a, const char *path)
 {
 	struct stat st;
 	sigset_t old;
-	int fd = -1;
+	int fd = -1, saved;
 
 	memset(a, 0, sizeof *a);
 	a->path = path;
@@ -454,7 +454,9 @@ afile_open(struct afile *a, const char *path)
 	blockendsigs(&old);
 	if ((fd = mkstemp(a->tmp)) >= 0)
 		addpending(a);
+	saved = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;	/* mkstemp's, for the message */
 	if (fd < 0) {
 		free(a->tmp);	/* not made: nothing to remove */
 		a->tmp = NULL;
