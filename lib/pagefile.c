@@ -83,19 +83,19 @@ pages(struct rdr *r, uintmax_t limit, const struct pagefile_sink *k)
 
 /*
  * Set *start to the offset of the first page of the file fd of size bytes
- * that starts at from or after: 0, or the byte after a form feed; size if
- * none does. Returns -1 on a read error.
+ * that starts at from or after: base (where the reading began), or the
+ * byte after a form feed; size if none does. Returns -1 on a read error.
  */
 static int
-pagestart(int fd, off_t from, off_t size, off_t *start)
+pagestart(int fd, off_t base, off_t from, off_t size, off_t *start)
 {
 	char buf[1 << 16];
 	const char *q;
 	ssize_t n;
 	off_t at;
 
-	*start = from > 0 ? size : 0;
-	for (at = from - 1; from > 0 && at < size; at += n) {
+	*start = from > base ? size : base;
+	for (at = from - 1; from > base && at < size; at += n) {
 		if ((n = pread(fd, buf, sizeof buf, at)) < 0)
 			return -1;
 		if (n == 0)
@@ -108,7 +108,7 @@ pagestart(int fd, off_t from, off_t size, off_t *start)
 	return 0;
 }
 
-/* Where part of parts begins in a file of size bytes (before its first page). */
+/* Where part of parts begins in size bytes (before its first page). */
 static off_t
 partbegin(off_t size, unsigned part, unsigned parts)
 {
@@ -121,17 +121,20 @@ pagefile_read(struct rdr *r, unsigned part, unsigned parts, int gz,
 {
 	struct rdr pr;
 	struct stat st;
-	off_t from, to;
+	off_t base = 0, len, from, to;
 	int fd;
 
-	if (parts <= 1 || gz || fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (parts <= 1 || gz || fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (base = rdr_fileoffset(r)) < 0) {
 		/* what cannot be cut is part 0's, whole */
 		if (part == 0)
 			pages(r, UINTMAX_MAX, k);
 		return 0;
 	}
-	if (pagestart(r->fd, partbegin(st.st_size, part, parts), st.st_size, &from) < 0 ||
-	    pagestart(r->fd, partbegin(st.st_size, part + 1, parts), st.st_size, &to) < 0 ||
+	/* the parts cut what is left from where the reading began */
+	len = st.st_size > base ? st.st_size - base : 0;
+	if (pagestart(r->fd, base, base + partbegin(len, part, parts), st.st_size, &from) < 0 ||
+	    pagestart(r->fd, base, base + partbegin(len, part + 1, parts), st.st_size, &to) < 0 ||
 	    (fd = dup(r->fd)) < 0) {
 		weprintf("%s:", escname(r->name));
 		return 1;
@@ -142,6 +145,6 @@ pagefile_read(struct rdr *r, unsigned part, unsigned parts, int gz,
 		return 1;
 	}
 	rdr_fdopen(&pr, fd, r->name);
-	pages(&pr, (uintmax_t)(to - from), k);
+	pages(&pr, (uintmax_t)(to > from ? to - from : 0), k);
 	return rdr_close(&pr);
 }

@@ -29,7 +29,8 @@ struct pagefile_sink {
 /*
  * The pages of part of parts of r (0 of 1: all of it): with more parts,
  * the pages that start in the part-th of parts equal byte ranges of the
- * file (a page starts at 0 or after a form feed), read through a
+ * file from where r is (a page starts there or after a form feed;
+ * standard input need not be at the file's start), read through a
  * descriptor of their own; part i ends where part i + 1 starts, so the
  * parts split the pages exactly. A file that cannot be cut (not regular,
  * or decompressed: gz set) is part 0's, whole. Returns 1 after a

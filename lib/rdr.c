@@ -342,6 +342,15 @@ rdr_tell(const struct rdr *r)
 	return r->base + r->pos;
 }
 
+off_t
+rdr_fileoffset(const struct rdr *r)
+{
+	off_t at = lseek(r->fd, 0, SEEK_CUR);
+
+	/* the bytes read ahead into the buffer are not read yet */
+	return at < 0 ? -1 : at - (off_t)(r->end - r->pos);
+}
+
 int
 rdr_gunzip(struct rdr *r, uint64_t max)
 {

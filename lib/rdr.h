@@ -2,6 +2,8 @@
 #ifndef RDR_H
 #define RDR_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -102,6 +104,13 @@ size_t rdr_peek(struct rdr *r, size_t want, const char **p);
 
 /* The offset in the stream read (decompressed, after rdr_gunzip) of the next byte. */
 uintmax_t rdr_tell(const struct rdr *r);
+
+/*
+ * The offset in the file of the next byte not read yet, before
+ * rdr_gunzip: where a descriptor of its own must start to go on from
+ * here (standard input need not be at 0). -1 if the file cannot seek.
+ */
+off_t rdr_fileoffset(const struct rdr *r);
 
 /*
  * If the input, from where it is read next, is gzip (it starts with the

@@ -607,6 +607,23 @@ b'
 	check 0 '' '' sh -c "printf 'A\nx' | docsplit -p 1/2"
 }
 
+@test "docsplit -p: standard input from a regular file is cut from where it is" {
+	printf 'skip me\nA\na\fB\nb b\fC\nc\n\fD\nd\fE\ne e e\n' >p.txt
+	tail -n +2 p.txt >rest.txt
+	docsplit rest.txt >whole
+	[ "$(wc -l <whole)" -eq 5 ]
+	for parts in 2 3 5; do
+		i=0
+		: >cat
+		while [ "$i" -lt "$parts" ]; do
+			# the shell's read leaves the offset after the first line
+			sh -c 'IFS= read -r _; exec docsplit -p "$1" -' sh "$i/$parts" <p.txt >>cat
+			i=$((i + 1))
+		done
+		cmpout 0 whole /dev/null cat cat
+	done
+}
+
 @test "docsplit -p: usage" {
 	check 2 '' "$u" docsplit -j -p 0/2 in
 	check 2 '' "docsplit: part '1' is invalid (part/parts)\n" docsplit -f -p 1 in

@@ -60,6 +60,21 @@ pagefile() {
 	check 0 "$(wc -l <whole)\n" '' sh -c 'for i in 0 1 2 3 4; do wordfreq -F -c $i/5 -p pf; done | cmp - whole && wc -l <whole'
 }
 
+@test "wordfreq -F -c: standard input from a regular file is cut from where it is" {
+	local i
+	pagefile pf
+	# what is left after the first page (its ID and blank lines first)
+	awk 'BEGIN { RS = "\f" } NR > 1 { printf "%s%s", (NR > 2 ? "\f" : ""), $0 }' pf >rest
+	wordfreq -F -p rest >whole
+	: >cat
+	for ((i = 0; i < 3; i++)); do
+		# dd reads the first page and leaves the offset after it
+		sh -c 'dd bs=1 count="$1" 2>/dev/null >/dev/null; exec wordfreq -F -c "$2" -p -' sh \
+		    "$(($(wc -c <pf) - $(wc -c <rest)))" "$i/3" <pf >>cat
+	done
+	cmpout 0 whole /dev/null cat cat
+}
+
 @test "wordfreq -F: gzip read whole by part 0, binary skipped, WARC refused" {
 	pagefile pf
 	gzip -c pf >pf.gz
