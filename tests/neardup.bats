@@ -797,6 +797,46 @@ interrupt() {
 	check 0 'bin/a.txt\tbin/a2.txt\t0.7849\nbin/cp1\tbin/cp2\t1.0000\n' '' neardup -b bin
 }
 
+# A WARC record (WARC/1.1) of type response, target URI $1, HTML body $2.
+warcresponse() {
+	printf 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>%s</p>' "$2" >block
+	printf 'WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\n' "$1"
+	printf 'Content-Type: application/http; msgtype=response\r\n'
+	printf 'WARC-Record-ID: <urn:uuid:1>\r\nContent-Length: %d\r\n\r\n' "$(wc -c <block)"
+	cat block
+	printf '\r\n\r\n'
+}
+
+@test "neardup: a file of no document or of many keeps the order of one run (issue 22.4)" {
+	# Records, not files, are dealt out to the parts: a binary file
+	# skipped, first, once shifted every later document into another
+	# part, and the pairs came out reversed, -u kept the later copy.
+	mkdir ord
+	head -c 30000 /bin/cp >ord/a.bin
+	cp docs/a.txt ord/b.txt
+	cp docs/a2.txt ord/c.txt
+	cp docs/b.txt ord/d.txt
+	cp docs/b2.txt ord/e.txt
+	check 0 'ord/b.txt\tord/c.txt\t0.8765\nord/d.txt\tord/e.txt\t1.0000\n' '' neardup ord
+	check 0 'ord/b.txt\nord/d.txt\n' '' neardup -u ord
+	check 0 'ord/b.txt\nord/d.txt\n' '' neardup -u -l <<-EOF
+	ord/a.bin
+	ord/b.txt
+	ord/c.txt
+	ord/d.txt
+	ord/e.txt
+	EOF
+	# a WARC file of two documents, then a copy of its second
+	mkdir crawl
+	{
+		warcresponse http://one/ "$(cat docs/c.txt)"
+		warcresponse http://two/ "$(cat docs/a.txt)"
+	} >crawl/1.warc
+	cp docs/a.txt crawl/2.txt
+	check 0 'http://two/\tcrawl/2.txt\t1.0000\n' '' neardup crawl
+	check 0 'http://one/\nhttp://two/\n' '' neardup -u crawl
+}
+
 # rewrite N: docs/ with p.txt (400 words), its edit e.txt (words 10, 30,
 # ... replaced: 5%), u1.txt to u3.txt unrelated, and N exact copies of p.
 rewrite() {
