@@ -37,6 +37,10 @@ clean() {
 	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' simtool 003 04
 	printf "$small4" >want
 	cmp result.txt want
+	# a first -- ends the options (there are none), as getopt(3) has it
+	rm result.txt
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' simtool -- 3 4
+	cmp result.txt want
 }
 
 @test "simtool: small corpus with CRLF line endings" {
@@ -56,6 +60,8 @@ clean() {
 	check 2 '' "$u" simtool
 	check 2 '' "$u" simtool 3
 	check 2 '' "$u" simtool 3 4 5
+	check 2 '' "$u" simtool -- 3
+	check 2 '' "$u" simtool -- -- 3 4
 	check 2 '' "simtool: N '5' is out of range (allowed: 1 to 4, the rows of hashvalue.txt)\n" simtool 5 4
 	check 2 '' "simtool: N '00' is out of range (allowed: 1 to 4, the rows of hashvalue.txt)\n" simtool 00 4
 	check 2 '' "simtool: M '0' is out of range (allowed: 1 to 128)\n" simtool 3 0
