@@ -247,7 +247,8 @@ done:
 }
 
 static const char synopsis[] =
-    "-d state | [-w] -a state | -o state | -q state | -t dir [command [arg ...]]";
+    "[-w] -a state | -o state | -q state command [arg ...]\n"
+    "       ndstate -d state | -t dir";
 
 static _Noreturn void
 usage(void)
@@ -269,7 +270,7 @@ main(int argc, char *argv[])
 		case 'o':
 		case 'q':
 			if (mode)
-				usage();
+				eusagewhy(synopsis, "-%c cannot go with -%c", c, mode);
 			mode = c;
 			state = optarg;
 			break;
@@ -288,17 +289,25 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (tmpdir) {
-		if (mode || wflag || argc > 0)
-			usage();
+		if (mode)
+			eusagewhy(synopsis, "-t cannot go with -%c", mode);
+		if (wflag)
+			eusagewhy(synopsis, "-w cannot go with -t");
+		if (argc > 0)
+			eusagewhy(synopsis, "-t takes no command");
 		return st_cleantmp(tmpdir, "neardup") < 0;
 	}
+	if (!mode)
+		eusagewhy(synopsis, "no state: -a, -d, -o, -q or -t is needed");
+	if (wflag && (mode == 'd' || mode == 'q'))
+		eusagewhy(synopsis, "-w cannot go with -%c", mode);
 	if (mode == 'd') {
-		if (wflag || argc > 0)
-			usage();
+		if (argc > 0)
+			eusagewhy(synopsis, "-d takes no command");
 		dump(state);
 	}
-	if (!mode || argc == 0 || (wflag && mode == 'q'))
-		usage();
+	if (argc == 0)
+		eusagewhy(synopsis, "no command");
 	if (mode == 'q')
 		reader(state, argv);
 	return writer(mode, state, argv);

@@ -53,19 +53,19 @@ check() {
 }
 
 # badopt USAGE CMD [ARG ...]: a usage error from getopt: exit 2, no stdout,
-# stderr one diagnostic line (its text is the libc's) and then USAGE.
+# stderr one diagnostic line (its text is the libc's) and then USAGE (its
+# lines, without the last newline).
 badopt() {
 	local usage=$1
 
 	shift
 	run -2 --separate-stderr "$@"
 	[ "$output" = "" ]
-	[ "${#stderr_lines[@]}" -eq 2 ]
 	case ${stderr_lines[0]} in
 	"$1: "*) ;;
 	*) false ;;
 	esac
-	[ "${stderr_lines[1]}" = "$usage" ]
+	[ "${stderr#*$'\n'}" = "$usage" ]
 }
 
 # n copies of byte c (a letter).

@@ -3,7 +3,7 @@
 
 load helper
 
-u='usage: ndstate -d state | [-w] -a state | -o state | -q state | -t dir [command [arg ...]]\n'
+u='usage: ndstate [-w] -a state | -o state | -q state command [arg ...]\n       ndstate -d state | -t dir\n'
 params='neardup-state\n2\nwords 5\nsize 128\nextract main\n'
 
 # state DIR SKETCHES: a version 2 state in DIR whose sketches are SKETCHES.
@@ -23,14 +23,18 @@ setup() {
 
 @test "ndstate: usage" {
 	check 0 "$u" '' ndstate -h
-	check 2 '' "$u" ndstate
-	check 2 '' "$u" ndstate -q st
-	check 2 '' "$u" ndstate -w -q st ./see
-	check 2 '' "$u" ndstate -a st -o st ./see
-	check 2 '' "$u" ndstate -t dir ./see
-	check 2 '' "$u" ndstate -d st ./see
-	check 2 '' "$u" ndstate -w -d st
-	check 2 '' "$u" ndstate -w -t dir
+	# each with its reason first
+	check 2 '' "ndstate: no state: -a, -d, -o, -q or -t is needed\n$u" ndstate
+	check 2 '' "ndstate: no command\n$u" ndstate -q st
+	check 2 '' "ndstate: no command\n$u" ndstate -w -a st
+	check 2 '' "ndstate: -w cannot go with -q\n$u" ndstate -w -q st ./see
+	check 2 '' "ndstate: -o cannot go with -a\n$u" ndstate -a st -o st ./see
+	check 2 '' "ndstate: -t cannot go with -o\n$u" ndstate -t dir -o st ./see
+	check 2 '' "ndstate: -t takes no command\n$u" ndstate -t dir ./see
+	check 2 '' "ndstate: -d takes no command\n$u" ndstate -d st ./see
+	check 2 '' "ndstate: -w cannot go with -d\n$u" ndstate -w -d st
+	check 2 '' "ndstate: -w cannot go with -t\n$u" ndstate -w -t dir
+	badopt "$(printf "$u")" ndstate -x
 }
 
 @test "ndstate -q: the current version's sketches on descriptor 3, its parameters in the environment" {
