@@ -190,20 +190,18 @@ jsonlines(struct rdr *r)
 			continue;
 		json_init(&jl.json, line + bom, (size_t)n - bom);
 		if (json_find(&jl.json, names, v, 2) < 0) {
-			weprintf("%s:%ju: invalid JSON at byte %zu: %s", escname(r->name), r->lineno,
+			rdr_warn(r, "invalid JSON at byte %zu: %s",
 			    bom + json_offset(&jl.json) + 1, jl.json.err);
 			ret = 1;
 		} else if (v[0].type == JSON_ERR || v[1].type == JSON_ERR) {
-			weprintf("%s:%ju: no member \"%s\"", escname(r->name), r->lineno,
+			rdr_warn(r, "no member \"%s\"",
 			    escname(names[v[0].type == JSON_ERR ? 0 : 1]));
 			ret = 1;
 		} else if (v[0].type != JSON_STRING && v[0].type != JSON_NUMBER) {
-			weprintf("%s:%ju: member \"%s\" is not a string or number",
-			    escname(r->name), r->lineno, escname(jl.idname));
+			rdr_warn(r, "member \"%s\" is not a string or number", escname(jl.idname));
 			ret = 1;
 		} else if (v[1].type != JSON_STRING) {
-			weprintf("%s:%ju: member \"%s\" is not a string", escname(r->name),
-			    r->lineno, escname(jl.textname));
+			rdr_warn(r, "member \"%s\" is not a string", escname(jl.textname));
 			ret = 1;
 		} else {
 			putjson(&v[0]);
@@ -502,7 +500,7 @@ readlist(const char *list)
 		if (n == 0)
 			continue;
 		if (memchr(path, '\0', (size_t)n)) {
-			weprintf("%s:%ju: NUL in a path (a list for -0?)", escname(r.name), r.lineno);
+			rdr_warn(&r, "NUL in a path (a list for -0?)");
 			ret = 1;
 			continue;
 		}

@@ -27,13 +27,13 @@ static struct obuf qdec, iddec;
 
 /* Decode field s into b; -1 after a diagnostic at r's line. */
 static int
-decode(const char *s, size_t n, struct obuf *b, const struct rdr *r)
+decode(const char *s, size_t n, struct obuf *b, struct rdr *r)
 {
 	ptrdiff_t m;
 
 	obuf_set(b, s, n);
 	if ((m = esc_decode(b->p, n)) < 0) {
-		weprintf("%s:%ju: bad escape in ID", escname(r->name), r->lineno);
+		rdr_warn(r, "bad escape in ID");
 		return -1;
 	}
 	b->n = (size_t)m;
@@ -118,8 +118,7 @@ fmtresult(const char *path, int *err)
 			}
 		}
 		if (m.dist < curdist) {
-			weprintf("%s:%ju: distance %d after %lld: matches out of order",
-			    escname(r.name), r.lineno, m.dist, curdist);
+			rdr_warn(&r, "distance %d after %lld: matches out of order", m.dist, curdist);
 			*err = 1;
 			continue;
 		}

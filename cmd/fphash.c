@@ -46,21 +46,21 @@ loaddf(const char *path)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB between word and document count", escname(r.name), r.lineno);
+			rdr_warn(&r, "no TAB between word and document count");
 			bad = 1;
 			break;
 		}
 		c = (uint64_t)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: document count '%.*s' is %s", escname(r.name), r.lineno,
+			rdr_warn(&r, "document count '%.*s' is %s",
 			    (int)(line + n - tab - 1), tab + 1, errstr);
 			bad = 1;
 			break;
 		}
 		if ((tab == line ? simh_addndocs(sh, c) :
 		    simh_adddf(sh, line, (size_t)(tab - line), c)) < 0) {
-			weprintf("%s:%ju: document count overflows", escname(r.name), r.lineno);
+			rdr_warn(&r, "document count overflows");
 			bad = 1;
 			break;
 		}
@@ -117,9 +117,9 @@ loadtable(const char *path, size_t nrows)
 		if (j == mbits)
 			continue;
 		if (j == (size_t)n)
-			weprintf("%s:%ju: row has %zu bits, %u needed", escname(r.name), r.lineno, j, mbits);
+			rdr_warn(&r, "row has %zu bits, %u needed", j, mbits);
 		else
-			weprintf("%s:%ju: character %zu is not 0 or 1", escname(r.name), r.lineno, j + 1);
+			rdr_warn(&r, "character %zu is not 0 or 1", j + 1);
 		bad = 1;
 	}
 	if (rdr_close(&r))
@@ -170,13 +170,13 @@ static struct {
 
 /* Add the items gathered from text to the page. Returns -1 after a diagnostic. */
 static int
-additems(const char *text, const struct rdr *r)
+additems(const char *text, struct rdr *r)
 {
 	size_t k = simh_addbatch(sh, text, items.off, items.len, items.count, items.n);
 	int bad = k < items.n;
 
 	if (bad)
-		weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
+		rdr_warn(r, "count of '%.*s' is too large",
 		    (int)items.len[k], text + items.off[k]);
 	items.n = 0;
 	return bad ? -1 : 0;
@@ -184,7 +184,7 @@ additems(const char *text, const struct rdr *r)
 
 /* Add the "word:count ..." items of text to the page. */
 static int
-addcounts(const char *text, const char *end, const struct rdr *r)
+addcounts(const char *text, const char *end, struct rdr *r)
 {
 	struct counts it;
 	const char *s;
@@ -199,7 +199,7 @@ addcounts(const char *text, const char *end, const struct rdr *r)
 			/* the items before it first: an error there comes first */
 			if (additems(text, r) < 0)
 				return -1;
-			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
+			rdr_warn(r, "bad count item '%.*s'",
 			    (int)n, s);
 			return -1;
 		}
@@ -219,7 +219,7 @@ addcounts(const char *text, const char *end, const struct rdr *r)
  * far from the cache, and its entries then arrive together.
  */
 static int
-addnums(const char *text, const char *end, const struct rdr *r)
+addnums(const char *text, const char *end, struct rdr *r)
 {
 	struct counts it;
 	const char *s;
@@ -247,17 +247,16 @@ addnums(const char *text, const char *end, const struct rdr *r)
 			items.id[j] = numfeat[items.id[j]];
 		k = simh_addids(sh, items.id, items.count, items.n);
 		if (k < items.n) {
-			weprintf("%s:%ju: count of '%.*s' is too large", escname(r->name), r->lineno,
+			rdr_warn(r, "count of '%.*s' is too large",
 			    (int)items.len[k], text + items.off[k]);
 			return -1;
 		}
 		items.n = 0;
 		if (got == -1)
-			weprintf("%s:%ju: bad count item '%.*s'", escname(r->name), r->lineno,
+			rdr_warn(r, "bad count item '%.*s'",
 			    (int)n, s);
 		else if (got == -2)
-			weprintf("%s:%ju: word number %lld is not in the word list",
-			    escname(r->name), r->lineno, num);
+			rdr_warn(r, "word number %lld is not in the word list", num);
 		if (got <= 0)
 			return got < 0 ? -1 : 0;
 	}
@@ -276,7 +275,7 @@ fphash(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			weprintf("%s:%ju: no TAB after the page ID", escname(r.name), r.lineno);
+			rdr_warn(&r, "no TAB after the page ID");
 			ret = 1;
 			continue;
 		}
@@ -287,7 +286,7 @@ fphash(const char *path)
 			continue;
 		}
 		if ((st = simh_finish(sh, &f)) < 0) {
-			weprintf("%s:%ju: page weights are too large", escname(r.name), r.lineno);
+			rdr_warn(&r, "page weights are too large");
 			ret = 1;
 			continue;
 		}

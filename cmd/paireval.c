@@ -51,16 +51,16 @@ pairkey(uint32_t a, uint32_t b)
 
 /* The key of the pair in fields 0 and 1; -1 after a diagnostic. */
 static int
-pairof(const struct rdr *r, const char **f, size_t *len, uint64_t *key)
+pairof(struct rdr *r, const char **f, size_t *len, uint64_t *key)
 {
 	uint32_t a, b;
 
 	if (len[0] == 0 || len[1] == 0) {
-		weprintf("%s:%ju: empty ID", escname(r->name), r->lineno);
+		rdr_warn(r, "empty ID");
 		return -1;
 	}
 	if (len[0] == len[1] && memcmp(f[0], f[1], len[0]) == 0) {
-		weprintf("%s:%ju: an ID paired with itself", escname(r->name), r->lineno);
+		rdr_warn(r, "an ID paired with itself");
 		return -1;
 	}
 	a = wtab_intern(&ids, f[0], len[0]);
@@ -104,14 +104,12 @@ readlabels(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if ((nf = rec_cut(line, (size_t)n, f, len, 4)) < 3) {
-			weprintf("%s:%ju: fewer than 3 fields (ID_A, ID_B, LABEL)",
-			    escname(r.name), r.lineno);
+			rdr_warn(&r, "fewer than 3 fields (ID_A, ID_B, LABEL)");
 			bad = 1;
 			continue;
 		}
 		if (len[2] != 1 || (f[2][0] != '0' && f[2][0] != '1')) {
-			weprintf("%s:%ju: label '%.*s' is invalid (allowed: 0 or 1)",
-			    escname(r.name), r.lineno, (int)(len[2] < 64 ? len[2] : 64), f[2]);
+			rdr_warn(&r, "label '%.*s' is invalid (allowed: 0 or 1)", (int)(len[2] < 64 ? len[2] : 64), f[2]);
 			bad = 1;
 			continue;
 		}
@@ -148,20 +146,20 @@ readpairs(const char *path)
 		return 1;
 	while ((n = rdr_line(&r, &line)) >= 0) {
 		if ((nf = rec_cut(line, (size_t)n, f, len, 3)) < 2) {
-			weprintf("%s:%ju: fewer than 2 fields (ID_A, ID_B)", escname(r.name), r.lineno);
+			rdr_warn(&r, "fewer than 2 fields (ID_A, ID_B)");
 			bad = 1;
 			continue;
 		}
 		sim = nf == 3 ? parsefracn(f[2], len[2], &errstr) : SIMONE;
 		if (nf == 3 && errstr) {
-			weprintf("%s:%ju: similarity '%.*s' is %s (allowed: a decimal "
-			    "fraction from 0 to 1, at most 15 decimals)", escname(r.name), r.lineno,
+			rdr_warn(&r, "similarity '%.*s' is %s (allowed: a decimal "
+			    "fraction from 0 to 1, at most 15 decimals)",
 			    (int)(len[2] < 64 ? len[2] : 64), f[2], errstr);
 			bad = 1;
 			continue;
 		}
 		if (nf < 3 && (sflag || tflag)) {
-			weprintf("%s:%ju: no similarity (-s and -t need one)", escname(r.name), r.lineno);
+			rdr_warn(&r, "no similarity (-s and -t need one)");
 			bad = 1;
 			continue;
 		}

@@ -60,33 +60,33 @@ loadmap(const char *path)
 		return -1;
 	while (!bad && (n = rdr_line(&r, &line)) >= 0) {
 		if (rec_cut(line, (size_t)n, f, len, 5) != 4) {
-			weprintf("%s:%ju: not KEY<TAB>PAGEID<TAB>PARNO<TAB>SIZE", escname(r.name), r.lineno);
+			rdr_warn(&r, "not KEY<TAB>PAGEID<TAB>PARNO<TAB>SIZE");
 			bad = 1;
 			break;
 		}
 		parsenumn(f[2], len[2], 1, LLONG_MAX, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: paragraph number '%.*s' is %s", escname(r.name), r.lineno,
+			rdr_warn(&r, "paragraph number '%.*s' is %s",
 			    (int)len[2], f[2], errstr);
 			bad = 1;
 			break;
 		}
 		size = parsenumn(f[3], len[3], 0, MAXSIZE, &errstr);
 		if (errstr) {
-			weprintf("%s:%ju: size '%.*s' is %s", escname(r.name), r.lineno,
+			rdr_warn(&r, "size '%.*s' is %s",
 			    (int)len[3], f[3], errstr);
 			bad = 1;
 			break;
 		}
 		if (map.keys.n >= UINT32_MAX - 1) {
-			weprintf("%s:%ju: too many paragraphs", escname(r.name), r.lineno);
+			rdr_warn(&r, "too many paragraphs");
 			bad = 1;
 			break;
 		}
 		before = map.keys.n;
 		k = wtab_intern(&map.keys, f[0], len[0]);
 		if (map.keys.n == before) {
-			weprintf("%s:%ju: key '%.*s' given twice", escname(r.name), r.lineno,
+			rdr_warn(&r, "key '%.*s' given twice",
 			    (int)len[0], f[0]);
 			bad = 1;
 			break;
@@ -111,12 +111,12 @@ loadmap(const char *path)
 
 /* The paragraph whose key is s[0..n), or WTAB_NONE after a diagnostic. */
 static uint32_t
-findkey(const char *s, size_t n, const struct rdr *r)
+findkey(const char *s, size_t n, struct rdr *r)
 {
 	uint32_t k;
 
 	if ((k = wtab_find(&map.keys, s, n)) == WTAB_NONE)
-		weprintf("%s:%ju: paragraph '%.*s' is not in the map", escname(r->name), r->lineno,
+		rdr_warn(r, "paragraph '%.*s' is not in the map",
 		    (int)n, s);
 	return k;
 }

@@ -34,7 +34,7 @@ static struct {
  * diagnostics are those of counting each as it was read.
  */
 static int
-topn_flush(const char *name)
+topn_flush(struct rdr *r)
 {
 	uint32_t id[BATCH];
 	size_t i, old;
@@ -51,8 +51,8 @@ topn_flush(const char *name)
 	for (i = 0; i < batch.n; i++) {
 		/* a word seen again (counts of several shards) adds up */
 		if (count[id[i]] > (unsigned long long)LLONG_MAX - batch.c[i]) {
-			weprintf("%s:%ju: count of '%.*s' overflows", escname(name),
-			    batch.lineno[i], (int)batch.len[i], batch.text.p + batch.off[i]);
+			rdr_warnat(r, batch.lineno[i], "count of '%.*s' overflows",
+			    (int)batch.len[i], batch.text.p + batch.off[i]);
 			ret = 1;
 			continue;
 		}
@@ -90,21 +90,21 @@ topn_read(const char *path)
 			if (k > 0)
 				lim = rdr_tell(&r) + k;
 			else
-				ret |= topn_flush(r.name);
+				ret |= topn_flush(&r);
 		}
 		if ((n = rdr_line(&r, &line)) < 0)
 			break;
 		if (!(tab = memchr(line, '\t', (size_t)n))) {
-			ret |= topn_flush(r.name);
-			weprintf("%s:%ju: no TAB between word and count", escname(r.name), r.lineno);
+			ret |= topn_flush(&r);
+			rdr_warn(&r, "no TAB between word and count");
 			ret = 1;
 			continue;
 		}
 		c = (unsigned long long)parsenumn(tab + 1, (size_t)(line + n - tab - 1), 0,
 		    LLONG_MAX, &errstr);
 		if (errstr) {
-			ret |= topn_flush(r.name);
-			weprintf("%s:%ju: count '%s' is %s", escname(r.name), r.lineno, tab + 1, errstr);
+			ret |= topn_flush(&r);
+			rdr_warn(&r, "count '%s' is %s", tab + 1, errstr);
 			ret = 1;
 			continue;
 		}
@@ -114,9 +114,9 @@ topn_read(const char *path)
 		batch.lineno[batch.n] = r.lineno;
 		obuf_add(&batch.text, line, (size_t)(tab - line));
 		if (++batch.n == BATCH)
-			ret |= topn_flush(r.name);
+			ret |= topn_flush(&r);
 	}
-	ret |= topn_flush(r.name);
+	ret |= topn_flush(&r);
 	return rdr_close(&r) | ret;
 }
 

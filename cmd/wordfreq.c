@@ -344,13 +344,13 @@ feedtext(const char *p, size_t n)
 
 /* The page's text has ended: count it, and write it unless it was bad. */
 static int
-endpage(const struct rdr *r)
+endpage(struct rdr *r)
 {
 	int bad;
 
 	if ((page.batch ? tok_end_batch(&page.t, addbatch, NULL) :
 	    tok_end(&page.t, page.add, NULL)) < 0 && !rec.bad) {
-		weprintf("%s:%ju: bad escape in the page text", escname(r->name), r->lineno);
+		rdr_warn(r, "bad escape in the page text");
 		rec.bad = 1;
 	}
 	endtext();

@@ -35,19 +35,17 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 	if ((n = rdr_line(r, &line)) < 0)
 		return r->err ? -1 : 0;
 	if (!(tab = memchr(line, '\t', (size_t)n))) {
-		weprintf("%s:%ju: no TAB between ID and fingerprint", escname(r->name), r->lineno);
+		rdr_warn(r, "no TAB between ID and fingerprint");
 		return -1;
 	}
 	bits = tab + 1;
 	m = (size_t)(line + n - bits);
 	if (m == 0 || m > FP_MAXBITS) {
-		weprintf("%s:%ju: fingerprint has %zu bits, not 1 to %d",
-		    escname(r->name), r->lineno, m, FP_MAXBITS);
+		rdr_warn(r, "fingerprint has %zu bits, not 1 to %d", m, FP_MAXBITS);
 		return -1;
 	}
 	if (*width && m != *width) {
-		weprintf("%s:%ju: fingerprint has %zu bits, not %u like the first",
-		    escname(r->name), r->lineno, m, *width);
+		rdr_warn(r, "fingerprint has %zu bits, not %u like the first", m, *width);
 		return -1;
 	}
 	memset(&rec->fp, 0, sizeof rec->fp);
@@ -69,8 +67,7 @@ fprec_read(struct rdr *r, struct fprec *rec, unsigned *width)
 		if (bits[j] == '1')
 			fp_setbit(&rec->fp, (unsigned)j);
 		else if (bits[j] != '0') {
-			weprintf("%s:%ju: fingerprint character %zu is not 0 or 1",
-			    escname(r->name), r->lineno, j + 1);
+			rdr_warn(r, "fingerprint character %zu is not 0 or 1", j + 1);
 			return -1;
 		}
 	}
@@ -101,13 +98,12 @@ matchrec_read(struct rdr *r, struct matchrec *m)
 		return 1;
 	}
 	if (nf != 3) {
-		weprintf("%s:%ju: not a match record (ID<TAB>DISTANCE<TAB>ID)",
-		    escname(r->name), r->lineno);
+		rdr_warn(r, "not a match record (ID<TAB>DISTANCE<TAB>ID)");
 		return -1;
 	}
 	m->dist = (int)parsenumn(f[1], len[1], 0, FP_MAXBITS, &errstr);
 	if (errstr) {
-		weprintf("%s:%ju: distance '%.*s' is %s", escname(r->name), r->lineno,
+		rdr_warn(r, "distance '%.*s' is %s",
 		    (int)(len[1] < 64 ? len[1] : 64), f[1], errstr);
 		return -1;
 	}

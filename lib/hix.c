@@ -264,8 +264,7 @@ hix_read(struct hix *ix, struct rdr *r)
 
 	while ((st = fprec_read(r, &rec, &width)) > 0)
 		if (add(ix, rec.id, rec.idlen, &rec.fp, width) < 0) {
-			weprintf("%s:%ju: more than %lu fingerprints, or IDs too long",
-			    escname(r->name), r->lineno, (unsigned long)HIX_MAXFP);
+			rdr_warn(r, "more than %lu fingerprints, or IDs too long", (unsigned long)HIX_MAXFP);
 			return -1;
 		}
 	return st;

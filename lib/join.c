@@ -373,7 +373,7 @@ duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
 	uint32_t id = wtab_intern(&j->seen, s, n);
 
 	if (j->seen.n == before) {
-		weprintf("%s:%ju: duplicate ID (first at %s:%ju): skipped", escname(r->name), r->lineno,
+		rdr_warn(r, "duplicate ID (first at %s:%ju): skipped",
 		    escname(j->seenfile[id]), j->seenline[id]);
 		return 1;
 	}
@@ -488,8 +488,7 @@ join_add(struct join *j, struct rdr *r, char *line, size_t n)
 	 */
 	if (s.n < s.nshingles ? (j->size && s.n != j->size) || s.n < j->maxwhole :
 	    j->size && s.n > j->size) {
-		weprintf("%s:%ju: a sketch of %u hashes among sketches of %u",
-		    escname(r->name), r->lineno, s.n, j->size ? j->size : j->maxwhole);
+		rdr_warn(r, "a sketch of %u hashes among sketches of %u", s.n, j->size ? j->size : j->maxwhole);
 		return 1;
 	}
 	if (duplicate(j, r, s.id, s.idlen))

@@ -33,12 +33,12 @@ pagerec_chunk(struct pagerec *pr, struct rdr *r, const char **p, ptrdiff_t *n, i
 	if (!tab) {
 		if (!eol)
 			return 0;
-		weprintf("%s:%ju: no TAB after the page ID", escname(r->name), r->lineno);
+		rdr_warn(r, "no TAB after the page ID");
 		pagerec_next(pr);
 		return -1;
 	}
 	if (esc_check(pr->id.p, pr->id.n) < 0) {
-		weprintf("%s:%ju: bad escape in the page ID", escname(r->name), r->lineno);
+		rdr_warn(r, "bad escape in the page ID");
 		pr->bad = 1;
 	}
 	pr->intext = 1;
@@ -54,12 +54,12 @@ pagerec_split(struct rdr *r, char *line, size_t n, size_t *idlen, char **text)
 	ptrdiff_t tn;
 
 	if (!(tab = memchr(line, '\t', n))) {
-		weprintf("%s:%ju: no TAB after the page ID", escname(r->name), r->lineno);
+		rdr_warn(r, "no TAB after the page ID");
 		return -1;
 	}
 	*idlen = (size_t)(tab - line);
 	*text = tab + 1;
 	if ((tn = esc_decode(*text, n - *idlen - 1)) < 0)
-		weprintf("%s:%ju: bad escape in the page text", escname(r->name), r->lineno);
+		rdr_warn(r, "bad escape in the page text");
 	return tn;
 }

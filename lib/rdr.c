@@ -2,6 +2,8 @@
 #include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,10 @@ rdr_fdopen(struct rdr *r, int fd, const char *path)
 int
 rdr_close(struct rdr *r)
 {
+	if (r->nbad > RDR_SAID)
+		weprintf("%s: %ju bad records, the first %d said", escname(r->name), r->nbad,
+		    RDR_SAID);
+	r->nbad = 0;
 	if (r->fd >= 0 && !r->isstdin)
 		close(r->fd);
 	free(r->buf);
@@ -87,6 +93,64 @@ rdr_close(struct rdr *r)
 	r->z = NULL;
 	r->zin = NULL;
 	return r->err;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 0)))
+#endif
+static void
+vwarnat(struct rdr *r, uintmax_t lineno, const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *what;
+	int n;
+
+	if (r->nbad++ >= RDR_SAID)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	what = emalloc(n < 0 ? 1 : (size_t)n + 1);
+	*what = '\0';
+	if (n >= 0)
+		vsnprintf(what, (size_t)n + 1, fmt, ap);
+	if (n > RDR_WHATMAX) {
+		/*
+		 * A record quoted whole (a page's text) would fill screens:
+		 * its middle goes, the reason at the end stays. No UTF-8
+		 * character is cut.
+		 */
+		size_t head = RDR_WHATMAX - RDR_WHATMAX / 4 - 3, tail = (size_t)n - RDR_WHATMAX / 4;
+
+		while (head > 0 && ((unsigned char)what[head] & 0xc0) == 0x80)
+			head--;
+		while (((unsigned char)what[tail] & 0xc0) == 0x80)
+			tail++;
+		memcpy(what + head, "...", 3);
+		memmove(what + head + 3, what + tail, (size_t)n + 1 - tail);
+	}
+	weprintf("%s:%ju: %s", escname(r->name), lineno, what);
+	free(what);
+}
+
+void
+rdr_warn(struct rdr *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnat(r, r->lineno, fmt, ap);
+	va_end(ap);
+}
+
+void
+rdr_warnat(struct rdr *r, uintmax_t lineno, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnat(r, lineno, fmt, ap);
+	va_end(ap);
 }
 
 /*

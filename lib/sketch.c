@@ -438,23 +438,23 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 	if (hexnum[0] == 0)
 		inithexnum();
 	if (!(tab = memchr(line, '\t', n))) {
-		weprintf("%s:%ju: no TAB after the ID", escname(r->name), r->lineno);
+		rdr_warn(r, "no TAB after the ID");
 		return -1;
 	}
 	if (esc_check(line, (size_t)(tab - line)) < 0) {
-		weprintf("%s:%ju: bad escape in the ID", escname(r->name), r->lineno);
+		rdr_warn(r, "bad escape in the ID");
 		return -1;
 	}
 	s->id = line;
 	s->idlen = (size_t)(tab - line);
 	p = tab + 1;
 	if (!(tab = memchr(p, '\t', (size_t)(end - p)))) {
-		weprintf("%s:%ju: no TAB after the shingle count", escname(r->name), r->lineno);
+		rdr_warn(r, "no TAB after the shingle count");
 		return -1;
 	}
 	s->nshingles = (uint64_t)parsenumn(p, (size_t)(tab - p), 0, INT64_MAX, &err);
 	if (err) {
-		weprintf("%s:%ju: shingle count %s", escname(r->name), r->lineno, err);
+		rdr_warn(r, "shingle count %s", err);
 		return -1;
 	}
 	p = tab + 1;
@@ -476,14 +476,14 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 		h[s->n++] = v;
 	}
 	if (s->n > s->nshingles || (s->n < s->nshingles && s->n == 0)) {
-		weprintf("%s:%ju: %u hashes for %ju shingles", escname(r->name), r->lineno,
+		rdr_warn(r, "%u hashes for %ju shingles",
 		    s->n, (uintmax_t)s->nshingles);
 		return -1;
 	}
 	return 0;
 bad:
-	weprintf("%s:%ju: bad hash list (at most %d ascending 16-digit lowercase hex numbers, "
-	    "one space apart)", escname(r->name), r->lineno, SK_MAXSIZE);
+	rdr_warn(r, "bad hash list (at most %d ascending 16-digit lowercase hex numbers, "
+	    "one space apart)", SK_MAXSIZE);
 	return -1;
 }
 
@@ -508,7 +508,7 @@ skb_records(struct skbuild *b, struct rdr *r, struct obuf *out,
 		if (!eol)
 			continue;
 		if (skb_end(b, &s) < 0 && !rec.bad) {
-			weprintf("%s:%ju: bad escape in the page text", escname(r->name), r->lineno);
+			rdr_warn(r, "bad escape in the page text");
 			rec.bad = 1;
 		}
 		/* a bad record is reported, not written */

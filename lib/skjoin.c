@@ -181,7 +181,7 @@ parsecount(const char *s, size_t n, uint64_t *v)
 static int
 bad(struct rdr *r, const char *what)
 {
-	weprintf("%s:%ju: %s", escname(r->name), r->lineno, what);
+	rdr_warn(r, "%s", what);
 	return 1;
 }
 
@@ -337,7 +337,7 @@ readhashes(struct rdr *r, const char *what, void (*f)(uint64_t, void *), void *c
 
 	while ((len = rdr_line(r, &line)) >= 0) {
 		if (parsehash(line, (size_t)len, &h) < 0 || (any && h < prev)) {
-			weprintf("%s:%ju: bad %s record: skipped", escname(r->name), r->lineno, what);
+			rdr_warn(r, "bad %s record: skipped", what);
 			ret = 1;
 			continue;
 		}

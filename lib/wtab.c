@@ -438,13 +438,13 @@ wtab_lines(const char *path, int (*fn)(void *ctx, const char *w, size_t n), void
 		if ((tab = memchr(line, '\t', (size_t)n)))
 			n = tab - line;
 		if (n == 0) {
-			weprintf("%s:%ju: empty word", escname(r.name), r.lineno);
+			rdr_warn(&r, "empty word");
 			ret = -1;
 			break;
 		}
 		lowercase(line, (size_t)n);
 		if (fn(ctx, line, (size_t)n) < 0) {
-			weprintf("%s:%ju: duplicate word '%.*s'", escname(r.name), r.lineno, (int)n, line);
+			rdr_warn(&r, "duplicate word '%.*s'", (int)n, line);
 			ret = -1;
 			break;
 		}

@@ -474,7 +474,7 @@ docsplit: in:8: invalid JSON at byte 32: unterminated string
 docsplit: in:9: invalid JSON at byte 1: not an object
 docsplit: in:10: invalid JSON at byte 26: expected a member name
 docsplit: in:11: invalid JSON at byte 18: expected a value
-docsplit: in:12: invalid JSON at byte 1: not an object
+docsplit: in: 11 bad records, the first 10 said
 ' docsplit -j in
 }
 

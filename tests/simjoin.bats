@@ -207,13 +207,15 @@ load faults
 		printf 'a\t2\t0000000000000002 0000000000000001\n'
 		printf 'a\t2\t0000000000000001  0000000000000002\n'
 		printf 'a\t2\t000000000000001\n'
+	} >bad.sk
+	{
 		printf 'a\t2\t0000000000000001 0000000000000001\n'
 		printf 'a\t2\t0000000000000001 \n'
 		printf 'a\t1\t0000000000000001 0000000000000002\n'
 		printf 'a\t5\t\n'
 		printf 'a\t5\t0000000000000001\00000000000000002\n'
 		cat w.sk
-	} >bad.sk
+	} >bad2.sk
 	check 1 'A\tB\t0.8095\n' "simjoin: bad.sk:1: no TAB after the ID
 simjoin: bad.sk:2: bad escape in the ID
 simjoin: bad.sk:3: no TAB after the shingle count
@@ -224,12 +226,27 @@ simjoin: bad.sk:7: $badlist
 simjoin: bad.sk:8: $badlist
 simjoin: bad.sk:9: $badlist
 simjoin: bad.sk:10: $badlist
-simjoin: bad.sk:11: $badlist
-simjoin: bad.sk:12: $badlist
-simjoin: bad.sk:13: 2 hashes for 1 shingles
-simjoin: bad.sk:14: 0 hashes for 5 shingles
-simjoin: bad.sk:15: $badlist
-" simjoin bad.sk
+simjoin: bad2.sk:1: $badlist
+simjoin: bad2.sk:2: $badlist
+simjoin: bad2.sk:3: 2 hashes for 1 shingles
+simjoin: bad2.sk:4: 0 hashes for 5 shingles
+simjoin: bad2.sk:5: $badlist
+" simjoin bad.sk bad2.sk
+	# past 10 in a file, the others are counted: a file of another kind
+	# costs 11 lines, not one a record
+	cat bad.sk bad2.sk >all.sk
+	check 1 'A\tB\t0.8095\n' "simjoin: all.sk:1: no TAB after the ID
+simjoin: all.sk:2: bad escape in the ID
+simjoin: all.sk:3: no TAB after the shingle count
+simjoin: all.sk:4: shingle count invalid
+simjoin: all.sk:5: shingle count invalid
+simjoin: all.sk:6: shingle count too large
+simjoin: all.sk:7: $badlist
+simjoin: all.sk:8: $badlist
+simjoin: all.sk:9: $badlist
+simjoin: all.sk:10: $badlist
+simjoin: all.sk: 15 bad records, the first 10 said
+" simjoin all.sk
 }
 
 @test "simjoin: at most 256 hashes" {

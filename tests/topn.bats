@@ -86,7 +86,8 @@ topn: in:5: count '' is invalid
 @test "topn: records taken in batches: sums and diagnostics as in line order" {
 	# words enough for a large table, whose lookups go in batches; the
 	# overflows (found as a batch is counted) and the bad records (as
-	# they are read) are reported in line order all the same
+	# they are read) are reported in line order all the same, the first
+	# 10 of a file, then how many there were
 	awk -v max="$max" 'BEGIN {
 		print "a\t" max
 		for (i = 2; i <= 30000; i++)
@@ -102,11 +103,11 @@ topn: in:5: count '' is invalid
 	first=1
 	for f in in '<stdin>' in; do
 		awk -F '\t' -v f="$f" -v first="$first" '
-			NF < 2 { printf "topn: %s:%d: no TAB between word and count\n", f, NR; next }
-			$2 == "x" { printf "topn: %s:%d: count \047x\047 is invalid\n", f, NR; next }
-			$1 == "a" && (NR > 1 || !first) {
-				printf "topn: %s:%d: count of \047a\047 overflows\n", f, NR
-			}' in
+			function bad(what) { if (++n <= 10) printf "topn: %s:%d: %s\n", f, NR, what }
+			NF < 2 { bad("no TAB between word and count"); next }
+			$2 == "x" { bad("count \047x\047 is invalid"); next }
+			$1 == "a" && (NR > 1 || !first) { bad("count of \047a\047 overflows") }
+			END { if (n > 10) printf "topn: %s: %d bad records, the first 10 said\n", f, n }' in
 		first=0
 	done >want.err
 	{
@@ -115,6 +116,22 @@ topn: in:5: count '' is invalid
 			LC_ALL=C sort -t "$(printf '\t')" -k2,2nr -k1,1 | head -n 99
 	} >want.out
 	cmpout 1 want.out want.err topn 100 in - in <in
+}
+
+@test "topn: a file of another kind: 10 short lines, then how many" {
+	# page records, say: each a bad count, quoted without its middle,
+	# no UTF-8 character cut
+	local a b c i
+	a=$(repeat a 139) b=$(repeat b 37) c=$(repeat c 300)
+	for i in $(seq 12); do
+		printf 'p%d\t%s\303\251%s\303\251%s\n' "$i" "$a" "$c" "$b"
+	done >pages
+	for i in $(seq 10); do
+		printf "topn: pages:%d: count '%s...%s' is invalid\n" "$i" "$a" "$b"
+	done >want.err
+	printf 'topn: pages: 12 bad records, the first 10 said\n' >>want.err
+	: >want.out
+	cmpout 1 want.out want.err topn 5 pages
 }
 
 @test "topn: a trailing CR is ignored" {
