@@ -795,6 +795,13 @@ interrupt() {
 	printf 'x\0' >>bin/cp2
 	cp docs/a.txt docs/a2.txt bin/
 	check 0 'bin/a.txt\tbin/a2.txt\t0.8765\n' '' neardup bin
+	# -v names and counts them
+	run --separate-stderr neardup -v bin
+	[ "$status" -eq 0 ]
+	[ "${#stderr_lines[@]}" -eq 6 ]
+	[ "${stderr_lines[1]}" = "docsplit: bin/cp1: binary, skipped" ]
+	[ "${stderr_lines[2]}" = "docsplit: bin/cp2: binary, skipped" ]
+	[ "${stderr_lines[3]}" = "docsplit: 2 binary files skipped, 0 WARC records skipped" ]
 	check 0 'bin/a.txt\tbin/a2.txt\t0.7849\nbin/cp1\tbin/cp2\t1.0000\n' '' neardup -b bin
 }
 
