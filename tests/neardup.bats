@@ -819,30 +819,29 @@ warcresponse() {
 	# Records, not files, are dealt out to the parts: a binary file
 	# skipped, first, once shifted every later document into another
 	# part, and the pairs came out reversed, -u kept the later copy.
-	mkdir ord
+	local n
+	mkdir ord crawl
 	head -c 30000 /bin/cp >ord/a.bin
 	cp docs/a.txt ord/b.txt
 	cp docs/a2.txt ord/c.txt
 	cp docs/b.txt ord/d.txt
 	cp docs/b2.txt ord/e.txt
-	check 0 'ord/b.txt\tord/c.txt\t0.8765\nord/d.txt\tord/e.txt\t1.0000\n' '' neardup ord
-	check 0 'ord/b.txt\nord/d.txt\n' '' neardup -u ord
-	check 0 'ord/b.txt\nord/d.txt\n' '' neardup -u -l <<-EOF
-	ord/a.bin
-	ord/b.txt
-	ord/c.txt
-	ord/d.txt
-	ord/e.txt
-	EOF
+	printf 'ord/%s\n' a.bin b.txt c.txt d.txt e.txt >list
 	# a WARC file of two documents, then a copy of its second
-	mkdir crawl
 	{
 		warcresponse http://one/ "$(cat docs/c.txt)"
 		warcresponse http://two/ "$(cat docs/a.txt)"
 	} >crawl/1.warc
 	cp docs/a.txt crawl/2.txt
-	check 0 'http://two/\tcrawl/2.txt\t1.0000\n' '' neardup crawl
-	check 0 'http://one/\nhttp://two/\n' '' neardup -u crawl
+	for n in 1 2 3 4; do
+		parts "$n"
+		check 0 'ord/b.txt\tord/c.txt\t0.8765\nord/d.txt\tord/e.txt\t1.0000\n' '' \
+			env PATH="$PWD/fakes:$PATH" neardup ord
+		check 0 'ord/b.txt\nord/d.txt\n' '' env PATH="$PWD/fakes:$PATH" neardup -u ord
+		check 0 'ord/b.txt\nord/d.txt\n' '' env PATH="$PWD/fakes:$PATH" neardup -u -l <list
+		check 0 'http://two/\tcrawl/2.txt\t1.0000\n' '' env PATH="$PWD/fakes:$PATH" neardup crawl
+		check 0 'http://one/\nhttp://two/\n' '' env PATH="$PWD/fakes:$PATH" neardup -u crawl
+	done
 }
 
 # rewrite N: docs/ with p.txt (400 words), its edit e.txt (words 10, 30,
