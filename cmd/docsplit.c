@@ -20,6 +20,7 @@
 #include "sniff.h"
 #include "util.h"
 #include "warc.h"
+#include "wtab.h"
 
 /* How a file is read. */
 enum mode { PAGES, FILES, JSONL };
@@ -45,6 +46,12 @@ static struct {
 	uintmax_t nbinary, nrecskip;	/* binary files, WARC records skipped */
 	struct obuf record;	/* a WARC record's text, held until it ended well */
 } doc = { 0, 0, PAGEFILE_GZMAX, 0, 0, { 0 } };
+
+/* -u: the paths read (or listed) so far, so that each is read once */
+static struct {
+	int on;
+	struct wtab paths;
+} once;
 
 static struct obuf out;		/* page records, written a block at a time */
 /* -o, -r: the records dealt out in turn to files prefix0, prefix1, ... */
@@ -224,6 +231,24 @@ mine(void)
 	return !deal.on || deal.nfiles++ % deal.parts == deal.part;
 }
 
+/*
+ * -u: whether path was met before (said: a second reading would give a
+ * second document of the same ID, which the join refuses); else it is now.
+ */
+static int
+again(const char *path)
+{
+	size_t before = once.paths.n;
+
+	if (!once.on)
+		return 0;
+	wtab_intern(&once.paths, path, strlen(path));
+	if (once.paths.n > before)
+		return 0;
+	weprintf("%s: named again: read once", escname(path));
+	return 1;
+}
+
 /* -n: the path of a file a run would read, ended by NUL, for -0. */
 static int
 putpath(const char *path)
@@ -361,7 +386,11 @@ walkentry(const char *path)
 		weprintf("%s:", escname(path));
 		return 1;
 	}
-	if (!S_ISREG(st.st_mode) || !mine())
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (again(path))
+		return 1;
+	if (!mine())
 		return 0;
 	if (listonly)
 		return putpath(path);
@@ -444,7 +473,9 @@ dopath(const char *path, const char *id)
 			weprintf("%s:", escname(path));
 			return 1;
 		}
-		return S_ISDIR(st.st_mode) ? walk(path) : putpath(id);
+		if (S_ISDIR(st.st_mode))
+			return walk(path);
+		return again(id) ? 1 : putpath(id);
 	}
 	/*
 	 * With parts, a directory is walked, a file numbered, and not opened
@@ -463,6 +494,10 @@ dopath(const char *path, const char *id)
 	if (fd < 0)
 		return 1;
 	rdr_fdopen(&r, fd, path);
+	if (again(id)) {
+		rdr_close(&r);
+		return 1;
+	}
 	return readfile(&r, id);
 }
 
@@ -535,7 +570,7 @@ openparts(void)
 }
 
 static const char synopsis[] =
-    "[-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]";
+    "[-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -549,7 +584,7 @@ main(int argc, char *argv[])
 	int c, ret = 0, named = 0, lists = 0, modes = 0;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:v")) != -1) {
+	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:uv")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
@@ -596,6 +631,9 @@ main(int argc, char *argv[])
 			jl.textname = optarg;
 			named = 1;
 			break;
+		case 'u':
+			once.on = 1;
+			break;
 		case 'v':
 			doc.verbose = 1;
 			break;
@@ -607,7 +645,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
 	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode == JSONL) ||
-	    (listonly && (mode == JSONL || deal.parts > 1)) ||
+	    (listonly && (mode == JSONL || deal.parts > 1)) || (once.on && deal.parts > 1) ||
 	    !deal_out.prefix != !deal_out.parts || (listonly && deal_out.parts))
 		usage();
 	/* page files are cut into byte ranges, not dealt out whole */
@@ -626,6 +664,8 @@ main(int argc, char *argv[])
 				enprintf(EXIT_USAGE, "-n: standard input cannot be listed");
 	}
 
+	if (once.on)
+		wtab_init(&once.paths);
 	setupstdout();
 	openparts();
 	if (argc == 0)

@@ -30,7 +30,7 @@
 DOCS =
 Q =
 OUT = neardup.work
-SPLIT = -f
+SPLIT = -uf
 E = main
 K = 5
 N = 128

@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]\n'
+u='usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/p
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0afjlnv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -622,6 +622,27 @@ b'
 		done
 		cmpout 0 whole /dev/null cat cat
 	done
+}
+
+@test "docsplit -u: a path met again is said and read once" {
+	mkdir -p d/e
+	printf 'one\n' >d/e/a
+	printf 'two\n' >d/b
+	# an operand, a walk's path (d/e/ and d/e give d/e/a alike), a list's
+	check 1 'd/b\ttwo\\n\nd/e/a\tone\\n\n' "docsplit: d/e/a: named again: read once\ndocsplit: d/b: named again: read once\ndocsplit: d/e/a: named again: read once\n" \
+		docsplit -uf d d/e/a d/b d/e/
+	check 1 'd/b\0d/e/a\0' "docsplit: d/e/a: named again: read once\n" docsplit -nu d d/e/a
+	printf 'd/b\nd/b\nd\n' >list
+	check 1 'd/b\ttwo\\n\nd/e/a\tone\\n\n' "docsplit: d/b: named again: read once\ndocsplit: d/b: named again: read once\n" \
+		docsplit -luf list
+	# dealt out: read once all the same
+	check 1 '' "docsplit: d/e/a: named again: read once\n" docsplit -uf -r 2 -o part. d d/e/a
+	check 0 'd/b\ttwo\\n\n' '' cat part.0
+	check 0 'd/e/a\tone\\n\n' '' cat part.1
+	# without -u, each time
+	check 0 'd/e/a\tone\\n\nd/e/a\tone\\n\n' '' docsplit -f d/e/a d/e/a
+	# -p numbers the files of a list in each part alike: not with -u
+	check 2 '' "$u" docsplit -uf -p 0/2 d
 }
 
 @test "docsplit -p: usage" {

@@ -269,6 +269,25 @@ load faults
 	[ "$stderr" = "docsplit: docs/c.txt: Permission denied" ]
 }
 
+@test "neardup: a file named twice is read once, and said so" {
+	# not a duplicate ID in the join, named by temporary files
+	local n
+	printf 'docs/a.txt\ndocs\n' >list
+	for n in 1 2; do
+		parts "$n"
+		check 1 "$pairs" 'docsplit: docs/a.txt: named again: read once\n' \
+			env PATH="$PWD/fakes:$PATH" neardup docs/a.txt docs
+		check 1 "$pairs" 'docsplit: docs/a.txt: named again: read once\n' \
+			env PATH="$PWD/fakes:$PATH" neardup -l <list
+		rm -rf st
+		check 1 "$pairs" 'docsplit: docs/a.txt: named again: read once\n' \
+			env PATH="$PWD/fakes:$PATH" neardup -o st docs/a.txt docs
+		kept st >k
+		check 0 'docs/a.txt\ndocs/a2.txt\ndocs/b.txt\ndocs/b2.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n' '' cut -f1 k
+	done
+	check 1 "$pairs" 'docsplit: docs/a.txt: named again: read once\n' neardup -P 2 docs/a.txt docs
+}
+
 @test "neardup: an empty collection has no pairs" {
 	mkdir empty
 	check 0 '' '' neardup empty
