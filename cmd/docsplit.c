@@ -28,6 +28,7 @@ enum mode { PAGES, FILES, JSONL };
 static enum mode mode = PAGES;
 static int listdelim = -1;	/* -0, -l: the operands are lists of paths ended by it */
 static int listonly;		/* -n: write the paths a run would read instead */
+static int listsniff;		/* -s: with -n, only those that give a document */
 /* -p: with -f, read files part, part + parts, ... only */
 static struct {
 	unsigned part, parts;
@@ -260,6 +261,39 @@ putpath(const char *path)
 }
 
 /*
+ * -n: list id, the name of the regular file path; with -s, only if a -f
+ * run would read a document from it: it opens, and its first bytes
+ * (decompressed) are not a binary file's, without -a. So the list numbers
+ * documents as a shard of it numbers its own (ndshard); a WARC file, of
+ * many, is listed once.
+ */
+static int
+listpath(const char *path, const char *id)
+{
+	struct rdr r;
+	const char *p;
+	size_t n;
+	int fd, binary;
+
+	if (!listsniff)
+		return putpath(id);
+	if ((fd = rdr_opendoc(path, 0)) < 0)
+		return 1;
+	rdr_fdopen(&r, fd, path);
+	rdr_gunzip(&r, doc.max);
+	n = rdr_peek(&r, SNIFF_LEN, &p);
+	binary = !doc.all && !warc_is(p, n) && sniff_binary(p, n);
+	if (binary) {
+		doc.nbinary++;
+		if (doc.verbose)
+			weprintf("%s: binary, skipped", escname(path));
+	}
+	if (rdr_close(&r))
+		return 1;
+	return binary ? 0 : putpath(id);
+}
+
+/*
  * A WARC file: each document record comes out whole once its end was
  * found, the others are counted; the cap holds per record, not per file.
  */
@@ -393,7 +427,7 @@ walkentry(const char *path)
 	if (!mine())
 		return 0;
 	if (listonly)
-		return putpath(path);
+		return listpath(path, path);
 	/* it may have changed since lstat: a FIFO now must not block the walk */
 	if ((fd = rdr_opendoc(path, 0)) < 0)
 		return 1;
@@ -475,7 +509,7 @@ dopath(const char *path, const char *id)
 		}
 		if (S_ISDIR(st.st_mode))
 			return walk(path);
-		return again(id) ? 1 : putpath(id);
+		return again(id) ? 1 : listpath(path, id);
 	}
 	/*
 	 * With parts, a directory is walked, a file numbered, and not opened
@@ -570,7 +604,7 @@ openparts(void)
 }
 
 static const char synopsis[] =
-    "[-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]";
+    "[-0afjlnsuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -584,7 +618,7 @@ main(int argc, char *argv[])
 	int c, ret = 0, named = 0, lists = 0, modes = 0;
 
 	argv0 = "docsplit";
-	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:t:uv")) != -1) {
+	while ((c = getopt(argc, argv, "0afhi:jlm:no:p:r:st:uv")) != -1) {
 		switch (c) {
 		case '0':
 			listdelim = '\0';
@@ -627,6 +661,9 @@ main(int argc, char *argv[])
 		case 'r':
 			deal_out.parts = (unsigned)estrtonum(optarg, 1, 64, "parts");
 			break;
+		case 's':
+			listsniff = 1;
+			break;
 		case 't':
 			jl.textname = optarg;
 			named = 1;
@@ -645,7 +682,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
 	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode == JSONL) ||
-	    (listonly && (mode == JSONL || deal.parts > 1)) || (once.on && deal.parts > 1) ||
+	    (listonly && (mode == JSONL || deal.parts > 1)) || (once.on && deal.parts > 1) || (listsniff && !listonly) ||
 	    !deal_out.prefix != !deal_out.parts || (listonly && deal_out.parts))
 		usage();
 	/* page files are cut into byte ranges, not dealt out whole */

@@ -4,14 +4,14 @@
 
 load helper
 
-u='usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]\n'
+u='usage: docsplit [-0afjlnsuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]\n'
 
 @test "docsplit -h: usage on stdout" {
 	check 0 "$u" '' docsplit -h
 }
 
 @test "docsplit: bad option" {
-	badopt "usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -x
+	badopt "usage: docsplit [-0afjlnsuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -x
 }
 
 @test "docsplit: options that do not go together" {
@@ -19,7 +19,7 @@ u='usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/
 	check 2 '' "$u" docsplit -0 -l
 	check 2 '' "$u" docsplit -i name
 	check 2 '' "$u" docsplit -f -t body
-	badopt "usage: docsplit [-0afjlnuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -j -i
+	badopt "usage: docsplit [-0afjlnsuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
 @test "docsplit: pages on stdin" {
@@ -732,6 +732,30 @@ b'
 	check 2 '' 'docsplit: -n: standard input cannot be listed\n' docsplit -n a - b
 	check 2 '' "$u" docsplit -nj d
 	check 2 '' "$u" docsplit -nf -p 0/2 d
+	check 2 '' "$u" docsplit -s d
+	check 2 '' "$u" docsplit -fs d
+}
+
+@test "docsplit -ns: only the files that give a document, a document an entry" {
+	mkdir d
+	head -c 3000 /bin/cp >d/a.bin
+	printf 'text\n' >d/b.txt
+	gzip -c d/b.txt >d/c.gz
+	head -c 3000 /bin/cp | gzip >d/e.gz
+	ln -s nowhere d/f
+	mkfifo d/g
+	printf 'WARC/1.1\r\n' >d/h.warc
+	printf 'text\n' >d/i.txt
+	check 1 'd/b.txt\0d/c.gz\0d/h.warc\0d/i.txt\0' 'docsplit: d/f: No such file or directory\n' docsplit -ns d
+	# the binary ones named and counted, or read with -a
+	check 1 'd/b.txt\0d/c.gz\0d/h.warc\0d/i.txt\0' 'docsplit: d/a.bin: binary, skipped\ndocsplit: d/e.gz: binary, skipped\ndocsplit: d/f: No such file or directory\ndocsplit: 2 binary files skipped, 0 WARC records skipped\n' docsplit -nsv d
+	check 1 'd/a.bin\0d/b.txt\0d/c.gz\0d/e.gz\0d/h.warc\0d/i.txt\0' 'docsplit: d/f: No such file or directory\n' docsplit -nsa d
+	# without -s, each regular file, not opened
+	check 1 'd/a.bin\0d/b.txt\0d/c.gz\0d/e.gz\0d/h.warc\0d/i.txt\0' 'docsplit: d/f: No such file or directory\n' docsplit -n d
+	# an operand, a list's entry: a FIFO is no document, said
+	check 1 'd/b.txt\0' 'docsplit: d/g: not a regular file\n' docsplit -ns d/g d/a.bin d/b.txt
+	printf 'd/i.txt\nd/a.bin\n-\n' >list
+	check 1 'd/i.txt\0' 'docsplit: ./-: No such file or directory\n' docsplit -nsl list
 }
 
 @test "docsplit -n: parts of its list read disjoint files and interleave into one run" {

@@ -861,6 +861,11 @@ warcresponse() {
 		check 0 'http://two/\tcrawl/2.txt\t1.0000\n' '' env PATH="$PWD/fakes:$PATH" neardup crawl
 		check 0 'http://one/\nhttp://two/\n' '' env PATH="$PWD/fakes:$PATH" neardup -u crawl
 	done
+	# in shards, whose walk lists only the files that give a document
+	for n in 2 3 4; do
+		check 0 'ord/b.txt\tord/c.txt\t0.8765\nord/d.txt\tord/e.txt\t1.0000\n' '' neardup -P "$n" ord
+		check 0 'ord/b.txt\nord/d.txt\n' '' neardup -u -P "$n" -l <list
+	done
 }
 
 # rewrite N: docs/ with p.txt (400 words), its edit e.txt (words 10, 30,
