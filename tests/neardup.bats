@@ -148,6 +148,12 @@ setup() {
 	# (issue 18.7)
 	[[ $output == *$'\rneardup: 7 of 7 documents, '[0-9]*/s' '*$'\r\n'neardup:\ sketched\ 7\ documents* ]]
 	[[ $output == *$'\rsimjoin: pairing 0 of 7 documents, 0%'*$'\rsimjoin: paired 7 documents '*$'\r\n'neardup:\ joined\ in* ]]
+	# a binary file is no document of the total: named, left out
+	head -c 3000 /bin/cp >docs/z.bin
+	run script -qec 'neardup -v docs 2>&1 >/dev/null' /dev/null
+	[ "$status" -eq 0 ]
+	[[ $output == *$'docsplit: docs/z.bin: binary, skipped\r\n'* ]]
+	[[ $output == *$'\rneardup: 7 of 7 documents, '[0-9]*/s' '*$'\r\n'neardup:\ sketched\ 7\ documents* ]]
 }
 
 @test "neardup -o, -q: a kept state answers new documents" {
