@@ -109,7 +109,7 @@ readlabels(const char *path)
 			continue;
 		}
 		if (len[2] != 1 || (f[2][0] != '0' && f[2][0] != '1')) {
-			rdr_warn(&r, "label '%.*s' is invalid (allowed: 0 or 1)", (int)(len[2] < 64 ? len[2] : 64), f[2]);
+			rdr_warn(&r, "label '%.*s' is invalid (allowed: 0 or 1)", (int)len[2], f[2]);
 			bad = 1;
 			continue;
 		}
@@ -154,7 +154,7 @@ readpairs(const char *path)
 		if (nf == 3 && errstr) {
 			rdr_warn(&r, "similarity '%.*s' is %s (allowed: a decimal "
 			    "fraction from 0 to 1, at most 15 decimals)",
-			    (int)(len[2] < 64 ? len[2] : 64), f[2], errstr);
+			    (int)len[2], f[2], errstr);
 			bad = 1;
 			continue;
 		}

@@ -104,7 +104,7 @@ matchrec_read(struct rdr *r, struct matchrec *m)
 	m->dist = (int)parsenumn(f[1], len[1], 0, FP_MAXBITS, &errstr);
 	if (errstr) {
 		rdr_warn(r, "distance '%.*s' is %s",
-		    (int)(len[1] < 64 ? len[1] : 64), f[1], errstr);
+		    (int)len[1], f[1], errstr);
 		return -1;
 	}
 	m->id = f[2];

@@ -114,6 +114,28 @@ vwarnat(struct rdr *r, uintmax_t lineno, const char *fmt, va_list ap)
 	*what = '\0';
 	if (n >= 0)
 		vsnprintf(what, (size_t)n + 1, fmt, ap);
+	/*
+	 * A field quoted raw (a count, a label) may hold a TAB, CR or LF:
+	 * escaped as the names are (escname, which left none), the message
+	 * stays one line.
+	 */
+	if (n > 0 && strpbrk(what, "\t\n\r")) {
+		char *raw = what, *p;
+		size_t i;
+
+		p = what = emalloc(2 * (size_t)n + 1);
+		for (i = 0; i < (size_t)n; i++) {
+			switch (raw[i]) {
+			case '\t': *p++ = '\\'; *p++ = 't'; break;
+			case '\n': *p++ = '\\'; *p++ = 'n'; break;
+			case '\r': *p++ = '\\'; *p++ = 'r'; break;
+			default: *p++ = raw[i]; break;
+			}
+		}
+		*p = '\0';
+		n = (int)(p - what);
+		free(raw);
+	}
 	if (n > RDR_WHATMAX) {
 		/*
 		 * A record quoted whole (a page's text) would fill screens:

@@ -132,6 +132,9 @@ topn: in:5: count '' is invalid
 	printf 'topn: pages: 12 bad records, the first 10 said\n' >>want.err
 	: >want.out
 	cmpout 1 want.out want.err topn 5 pages
+	# a field quoted raw keeps the message one line: CR, LF, TAB escaped
+	printf 'w\t1\r9\t\n' >cr
+	check 1 '' "topn: cr:1: count '1\\\\r9\\\\t' is invalid\n" topn 5 cr
 }
 
 @test "topn: a trailing CR is ignored" {
