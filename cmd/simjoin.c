@@ -66,6 +66,7 @@ loadparts(struct join *j, char **paths, int n)
 	ptrdiff_t len;
 	int i, live[PARTSMAX], nlive = 0, ret = 0;
 
+	join_dupbyid(j);
 	for (i = 0; i < n; i++) {
 		live[i] = rdr_open(&r[i], paths[i]) == 0;
 		ret |= !live[i];
@@ -84,6 +85,8 @@ loadparts(struct join *j, char **paths, int n)
 			nlive--;
 		}
 	}
+	if (join_ndup(j) > RDR_SAID)
+		weprintf("%ju duplicate IDs, the first %d said", join_ndup(j), RDR_SAID);
 	return ret;
 }
 

@@ -362,6 +362,18 @@ slotof(struct join *j, size_t d, const struct join_slot *keep)
 	return s;
 }
 
+void
+join_dupbyid(struct join *j)
+{
+	j->dupbyid = 1;
+}
+
+uintmax_t
+join_ndup(const struct join *j)
+{
+	return j->ndup;
+}
+
 /*
  * Whether the ID s[0..n) read at r's line was seen before in this input
  * (said); else it is now.
@@ -373,8 +385,13 @@ duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
 	uint32_t id = wtab_intern(&j->seen, s, n);
 
 	if (j->seen.n == before) {
-		rdr_warn(r, "duplicate ID (first at %s:%ju): skipped",
-		    escname(j->seenfile[id]), j->seenline[id]);
+		if (!j->dupbyid)
+			rdr_warn(r, "duplicate ID (first at %s:%ju): skipped",
+			    escname(j->seenfile[id]), j->seenline[id]);
+		else if (j->ndup < RDR_SAID)
+			/* escaped as read: one line */
+			weprintf("%.*s: a duplicate ID: the first is kept", (int)n, s);
+		j->ndup++;
 		return 1;
 	}
 	if (id == j->seencap) {

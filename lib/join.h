@@ -46,6 +46,15 @@ void join_free(struct join *j);
  */
 int join_add(struct join *j, struct rdr *r, char *line, size_t n);
 
+/*
+ * The inputs are parts of one, their records interleaved (simjoin -i): a
+ * place in a part means nothing to a reader, so a duplicate ID is said by
+ * the ID ("ID: a duplicate ID: the first is kept"), the first RDR_SAID
+ * of them; join_ndup counts them all.
+ */
+void join_dupbyid(struct join *j);
+uintmax_t join_ndup(const struct join *j);
+
 /* join_add each record line of r; returns 1 if one was bad, else 0. */
 int join_read(struct join *j, struct rdr *r);
 

@@ -136,6 +136,8 @@ struct join {
 	const char **seenfile;
 	uintmax_t *seenline;
 	size_t seencap;
+	int dupbyid;		/* join_dupbyid */
+	uintmax_t ndup;
 
 	/*
 	 * The hashes held by more than one sketch, sorted by their low 4

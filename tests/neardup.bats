@@ -874,6 +874,28 @@ warcresponse() {
 	done
 }
 
+@test "neardup: duplicate IDs said by the ID, 10 at most, whatever the parts" {
+	# a crawl that fetched one URI 12 times (once said by the part file
+	# and line of a temporary file, one line each)
+	local n i want
+	mkdir crawl
+	for i in $(seq 12); do
+		warcresponse http://a/ "$(cat docs/a.txt) $i"
+	done >crawl/1.warc
+	for i in $(seq 10); do
+		want="${want-}simjoin: http://a/: a duplicate ID: the first is kept\n"
+	done
+	for n in 1 2 3 4; do
+		parts "$n"
+		check 1 'http://a/\n' "${want}simjoin: 11 duplicate IDs, the first 10 said\n" \
+			env PATH="$PWD/fakes:$PATH" neardup -u crawl
+		rm -rf st
+		check 1 'http://a/\n' "$(printf "$want" | sed 's/^simjoin/neardup/')
+neardup: 11 duplicate IDs, the first 10 said
+" env PATH="$PWD/fakes:$PATH" neardup -u -o st crawl
+	done
+}
+
 # rewrite N: docs/ with p.txt (400 words), its edit e.txt (words 10, 30,
 # ... replaced: 5%), u1.txt to u3.txt unrelated, and N exact copies of p.
 rewrite() {

@@ -403,7 +403,15 @@ sk10() {
 	sk10 a 1 >a.sk
 	{ sk10 b 1 99; sk10 a 1; } >ba.sk
 	check 1 'a\tb\t0.8182\n' 'simjoin: ba.sk:2: duplicate ID (first at a.sk:1): skipped\n' simjoin a.sk ba.sk
-	check 1 'a\tb\t0.8182\n' 'simjoin: ba.sk:2: duplicate ID (first at a.sk:1): skipped\n' simjoin -i a.sk ba.sk
+	# parts (-i), each a place that means nothing: said by the ID, 10
+	# at most, then counted, whatever the parts
+	check 1 'a\tb\t0.8182\n' 'simjoin: a: a duplicate ID: the first is kept\n' simjoin -i a.sk ba.sk
+	for i in $(seq 12); do sk10 "d$i" 50; sk10 "d$i" 60; done >d.sk
+	want='' i=''
+	for i in $(seq 10); do want="${want}simjoin: d$i: a duplicate ID: the first is kept\n"; done
+	want="${want}simjoin: 12 duplicate IDs, the first 10 said\n"
+	check 1 'd1\n' "$want" simjoin -u -i d.sk /dev/null
+	check 1 'd1\n' "$want" simjoin -u -i /dev/null d.sk /dev/null
 	# the queries are another: a twice among them, then a query like the first
 	check 1 'b\ta\t0.8182\n' 'simjoin: dup.sk:3: duplicate ID (first at dup.sk:1): skipped\n' simjoin -q dup.sk /dev/null
 	check 1 'a\tb\t0.8182\n' 'simjoin: <stdin>:3: duplicate ID (first at <stdin>:1): skipped\n' simjoin <dup.sk
