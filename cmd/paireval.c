@@ -211,8 +211,9 @@ simdesc(const void *a, const void *b)
 static int
 uniqlabels(const char *path)
 {
+	const char *name = escname(strcmp(path, "-") ? path : "<stdin>");
 	size_t i, k;
-	int bad = 0;
+	uintmax_t nbad = 0;
 
 	if (nlabels == 0)
 		return 0;
@@ -222,16 +223,17 @@ uniqlabels(const char *path)
 			labels[++k] = labels[i];
 			continue;
 		}
-		if (labels[i].positive != labels[k].positive) {
-			weprintf("%s:%ju: pair labelled %d here and %d at line %ju",
-			    escname(strcmp(path, "-") ? path : "<stdin>"),
+		/* the first RDR_SAID said, as bad records are (rdr_warn) */
+		if (labels[i].positive != labels[k].positive && nbad++ < RDR_SAID)
+			weprintf("%s:%ju: pair labelled %d here and %d at line %ju", name,
 			    labels[i].line, labels[i].positive, labels[k].positive,
 			    labels[k].line);
-			bad = 1;
-		}
 	}
+	if (nbad > RDR_SAID)
+		weprintf("%s: %ju labels that disagree, the first %d said", name, nbad,
+		    RDR_SAID);
 	nlabels = k + 1;
-	return bad;
+	return nbad > 0;
 }
 
 static void

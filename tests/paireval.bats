@@ -82,6 +82,14 @@ sweeprows() {
 		paireval l pairs
 	check 1 '' 'paireval: <stdin>:3: pair labelled 0 here and 1 at line 1\npaireval: <stdin>:5: pair labelled 1 here and 0 at line 2\n' \
 		paireval - pairs <l
+	# past 10, counted: one pair labelled 1, then 0 eleven times
+	{ printf 'a\tb\t1\n'; for i in $(seq 11); do printf 'a\tb\t0\n'; done; } >l12
+	for i in $(seq 2 11); do
+		printf 'paireval: l12:%d: pair labelled 0 here and 1 at line 1\n' "$i"
+	done >want.err
+	printf 'paireval: l12: 11 labels that disagree, the first 10 said\n' >>want.err
+	: >want.out
+	cmpout 1 want.out want.err paireval l12 pairs
 }
 
 @test "paireval: bad label records" {
