@@ -338,8 +338,12 @@ warcfile(struct rdr *r)
 				    w.off, w.why);
 			break;
 		case WARC_BAD:
-			/* a gzip error cutting the file was reported */
-			if (!r->err || strcmp(w.why, "truncated"))
+			/*
+			 * a gzip error cutting the file was reported; the
+			 * first RDR_SAID bad records are said, the others
+			 * counted for rdr_close to say, as rdr_warn does
+			 */
+			if ((!r->err || strcmp(w.why, "truncated")) && r->nbad++ < RDR_SAID)
 				weprintf("%s: WARC record at byte %ju: %s", escname(r->name), w.off, w.why);
 			ret = 1;
 			break;
