@@ -180,19 +180,22 @@ findnulids(const struct join *j)
 {
 	size_t d, len, n = join_ndocs(j);
 	const char *id;
-	int bad = 0;
+	uintmax_t nbad = 0;
 
 	nulids = ecalloc(n / 8 + 1, 1);
 	for (d = 0; d < n; d++) {
 		id = join_id(j, (uint32_t)d, &len);
 		obuf_set(&idbuf, id, len);
 		if (memchr(idbuf.p, '\0', (size_t)esc_decode(idbuf.p, len))) {
-			weprintf("ID '%.*s' holds a NUL: not written with -z", (int)len, id);
+			/* the first RDR_SAID said, as bad records are */
+			if (nbad++ < RDR_SAID)
+				weprintf("ID '%.*s' holds a NUL: not written with -z", (int)len, id);
 			nulids[d / 8] |= (unsigned char)(1u << (d % 8));
-			bad = 1;
 		}
 	}
-	return bad;
+	if (nbad > RDR_SAID)
+		weprintf("%ju IDs hold a NUL, the first %d said", nbad, RDR_SAID);
+	return nbad > 0;
 }
 
 static int

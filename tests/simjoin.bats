@@ -355,6 +355,11 @@ chain() {
 	sk 'g\0h' 10 1 2 3 4 5 6 7 8 9 10 >>z.sk
 	check 1 'a\nb\x00c\td\x000.8182\x00' "simjoin: ID 'g\\\\0h' holds a NUL: not written with -z\n" simjoin -z z.sk
 	check 0 'a\\nb\tc\\td\t0.8182\na\\nb\tg\\0h\t1.0000\nc\\td\tg\\0h\t0.8182\n' '' simjoin z.sk
+	# the first 10 said, then how many
+	for i in $(seq 12); do sk "n\\0$i" 10 $(seq 100 109); done >n.sk
+	want=''
+	for i in $(seq 10); do want="${want}simjoin: ID 'n\\\\0$i' holds a NUL: not written with -z\n"; done
+	check 1 '' "${want}simjoin: 12 IDs hold a NUL, the first 10 said\n" simjoin -z n.sk
 }
 
 @test "simjoin -v: the pairing's progress, on a terminal redrawn (issue 18.7)" {
