@@ -705,6 +705,13 @@ main(int argc, char *argv[])
 				enprintf(EXIT_USAGE, "-n: standard input cannot be listed");
 	}
 
+	/*
+	 * -u: a walk of one operand meets each path once (no link to a
+	 * directory is followed): only several operands, or a list, can
+	 * name a path again, and need the memory.
+	 */
+	if (once.on && argc < 2 && listdelim < 0)
+		once.on = 0;
 	if (once.on)
 		wtab_init(&once.paths);
 	setupstdout();
