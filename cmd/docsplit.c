@@ -261,6 +261,22 @@ putpath(const char *path)
 }
 
 /*
+ * Whether a file whose first bytes (decompressed) are p[0..n) is skipped
+ * as binary (not with -a; a WARC file never is): counted, and named with
+ * -v if say.
+ */
+static int
+binaryfile(const struct rdr *r, const char *p, size_t n, int say)
+{
+	if (doc.all || warc_is(p, n) || !sniff_binary(p, n))
+		return 0;
+	doc.nbinary++;
+	if (doc.verbose && say)
+		weprintf("%s: binary, skipped", escname(r->name));
+	return 1;
+}
+
+/*
  * -n: list id, the name of the regular file path; with -s, only if a -f
  * run would read a document from it: it opens, and its first bytes
  * (decompressed) are not a binary file's, without -a. So the list numbers
@@ -282,12 +298,7 @@ listpath(const char *path, const char *id)
 	rdr_fdopen(&r, fd, path);
 	rdr_gunzip(&r, doc.max);
 	n = rdr_peek(&r, SNIFF_LEN, &p);
-	binary = !doc.all && !warc_is(p, n) && sniff_binary(p, n);
-	if (binary) {
-		doc.nbinary++;
-		if (doc.verbose)
-			weprintf("%s: binary, skipped", escname(path));
-	}
+	binary = binaryfile(&r, p, n, 1);
 	if (rdr_close(&r))
 		return 1;
 	return binary ? 0 : putpath(id);
@@ -339,11 +350,10 @@ warcfile(struct rdr *r)
 			break;
 		case WARC_BAD:
 			/*
-			 * a gzip error cutting the file was reported; the
-			 * first RDR_SAID bad records are said, the others
-			 * counted for rdr_close to say, as rdr_warn does
+			 * a gzip error cutting the file was reported; a bad
+			 * record counts as rdr_warn counts them
 			 */
-			if ((!r->err || strcmp(w.why, "truncated")) && r->nbad++ < RDR_SAID)
+			if ((!r->err || strcmp(w.why, "truncated")) && said(&r->nbad))
 				weprintf("%s: WARC record at byte %ju: %s", escname(r->name), w.off, w.why);
 			ret = 1;
 			break;
@@ -380,11 +390,8 @@ readfile(struct rdr *r, const char *id)
 		;
 	} else if (warc_is(p, n)) {
 		ret = warcfile(r);
-	} else if (!doc.all && sniff_binary(p, n)) {
-		/* told by the file's first bytes, whatever the part */
-		doc.nbinary++;
-		if (doc.verbose && cut.part == 0)
-			weprintf("%s: binary, skipped", escname(r->name));
+	} else if (binaryfile(r, p, n, cut.part == 0)) {
+		/* told by the file's first bytes, whatever the part: said by part 0 */
 	} else switch (mode) {
 	case PAGES:
 		ret = pagefile_read(r, cut.part, cut.parts, gz, &pagesink);

@@ -223,15 +223,12 @@ uniqlabels(const char *path)
 			labels[++k] = labels[i];
 			continue;
 		}
-		/* the first RDR_SAID said, as bad records are (rdr_warn) */
-		if (labels[i].positive != labels[k].positive && nbad++ < RDR_SAID)
+		if (labels[i].positive != labels[k].positive && said(&nbad))
 			weprintf("%s:%ju: pair labelled %d here and %d at line %ju", name,
 			    labels[i].line, labels[i].positive, labels[k].positive,
 			    labels[k].line);
 	}
-	if (nbad > RDR_SAID)
-		weprintf("%s: %ju labels that disagree, the first %d said", name, nbad,
-		    RDR_SAID);
+	saidcount(nbad, name, "labels that disagree");
 	nlabels = k + 1;
 	return nbad > 0;
 }

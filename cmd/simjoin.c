@@ -85,8 +85,7 @@ loadparts(struct join *j, char **paths, int n)
 			nlive--;
 		}
 	}
-	if (join_ndup(j) > RDR_SAID)
-		weprintf("%ju duplicate IDs, the first %d said", join_ndup(j), RDR_SAID);
+	saidcount(join_ndup(j), NULL, "duplicate IDs");
 	return ret;
 }
 
@@ -187,14 +186,12 @@ findnulids(const struct join *j)
 		id = join_id(j, (uint32_t)d, &len);
 		obuf_set(&idbuf, id, len);
 		if (memchr(idbuf.p, '\0', (size_t)esc_decode(idbuf.p, len))) {
-			/* the first RDR_SAID said, as bad records are */
-			if (nbad++ < RDR_SAID)
+			if (said(&nbad))
 				weprintf("ID '%.*s' holds a NUL: not written with -z", (int)len, id);
 			nulids[d / 8] |= (unsigned char)(1u << (d % 8));
 		}
 	}
-	if (nbad > RDR_SAID)
-		weprintf("%ju IDs hold a NUL, the first %d said", nbad, RDR_SAID);
+	saidcount(nbad, NULL, "IDs hold a NUL");
 	return nbad > 0;
 }
 

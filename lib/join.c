@@ -388,10 +388,9 @@ duplicate(struct join *j, struct rdr *r, const char *s, size_t n)
 		if (!j->dupbyid)
 			rdr_warn(r, "duplicate ID (first at %s:%ju): skipped",
 			    escname(j->seenfile[id]), j->seenline[id]);
-		else if (j->ndup < RDR_SAID)
+		else if (said(&j->ndup))
 			/* escaped as read: one line */
 			weprintf("%.*s: a duplicate ID: the first is kept", (int)n, s);
-		j->ndup++;
 		return 1;
 	}
 	if (id == j->seencap) {

@@ -49,7 +49,7 @@ int join_add(struct join *j, struct rdr *r, char *line, size_t n);
 /*
  * The inputs are parts of one, their records interleaved (simjoin -i): a
  * place in a part means nothing to a reader, so a duplicate ID is said by
- * the ID ("ID: a duplicate ID: the first is kept"), the first RDR_SAID
+ * the ID ("ID: a duplicate ID: the first is kept"), the first SAID_MAX
  * of them; join_ndup counts them all.
  */
 void join_dupbyid(struct join *j);

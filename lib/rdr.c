@@ -80,9 +80,7 @@ rdr_fdopen(struct rdr *r, int fd, const char *path)
 int
 rdr_close(struct rdr *r)
 {
-	if (r->nbad > RDR_SAID)
-		weprintf("%s: %ju bad records, the first %d said", escname(r->name), r->nbad,
-		    RDR_SAID);
+	saidcount(r->nbad, escname(r->name), "bad records");
 	r->nbad = 0;
 	if (r->fd >= 0 && !r->isstdin)
 		close(r->fd);
@@ -105,7 +103,7 @@ vwarnat(struct rdr *r, uintmax_t lineno, const char *fmt, va_list ap)
 	char *what;
 	int n;
 
-	if (r->nbad++ >= RDR_SAID)
+	if (!said(&r->nbad))
 		return;
 	va_copy(aq, ap);
 	n = vsnprintf(NULL, 0, fmt, aq);

@@ -19,7 +19,7 @@ struct rdr {
 	int atbol;		/* the next byte starts a line */
 	int eof, err;
 	uintmax_t base;		/* offset in the stream read of buf[0] */
-	uintmax_t nbad;		/* bad records reported (rdr_warn) */
+	uintmax_t nbad;		/* bad records met (rdr_warn, or said() of it) */
 	/* rdr_gunzip: the decompressor, its input and output not yet taken */
 	struct inflate *z;
 	unsigned char *zin;
@@ -52,17 +52,17 @@ int rdr_opendoc(const char *path, int dirok);
  */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /*
- * Close; returns 1 if a read error happened, else 0. Past RDR_SAID bad
+ * Close; returns 1 if a read error happened, else 0. Past SAID_MAX bad
  * records, says how many there were ("name: N bad records, the first 10
  * said").
  */
 int rdr_close(struct rdr *r);
 
-enum { RDR_SAID = 10, RDR_WHATMAX = 200 };
+enum { RDR_WHATMAX = 200 };
 
 /*
  * A bad record, the line being read: "name:lineno: what" (printf's fmt)
- * on standard error, for the first RDR_SAID of the input; the others are
+ * on standard error, for the first SAID_MAX of the input; the others are
  * counted, for rdr_close to say. A what longer than RDR_WHATMAX bytes
  * loses its middle to "...". A file of another kind (page records given
  * to topn) so costs 11 short lines, not one a record, each with its text.

@@ -577,6 +577,23 @@ eusagewhy(const char *synopsis, const char *fmt, ...)
 }
 
 int
+said(uintmax_t *n)
+{
+	return (*n)++ < SAID_MAX;
+}
+
+void
+saidcount(uintmax_t n, const char *name, const char *what)
+{
+	if (n <= SAID_MAX)
+		return;
+	if (name)
+		weprintf("%s: %ju %s, the first %d said", name, n, what, SAID_MAX);
+	else
+		weprintf("%ju %s, the first %d said", n, what, SAID_MAX);
+}
+
+int
 help(const char *synopsis)
 {
 	printf("usage: %s %s\n", argv0, synopsis);

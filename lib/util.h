@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -196,6 +197,16 @@ obuf_addu(struct obuf *b, unsigned long long v)
 
 /* Write the bytes of b to fp and empty b. */
 void obuf_flush(struct obuf *b, FILE *fp);
+
+/*
+ * A run of like messages (bad records, duplicate IDs): the first SAID_MAX
+ * are said, the others only counted. said counts one more in *n and tells
+ * whether to say it; saidcount, at the run's end, says how many there were
+ * past those ("[name: ]N what, the first 10 said").
+ */
+enum { SAID_MAX = 10 };
+int said(uintmax_t *n);
+void saidcount(uintmax_t n, const char *name, const char *what);
 
 /* Usage handling: "usage: argv0 synopsis" on stderr and exit 2, or for -h on stdout and exit 0. */
 _Noreturn void eusage(const char *synopsis);
