@@ -1021,6 +1021,7 @@ skidx_whole(struct skidx *x, struct join *b)
 
 	if (plan(&pl, x, b, 0) < 0) {
 		forged(x);
+		plan_free(&pl);
 		join_free(j);
 		return NULL;
 	}
@@ -1438,6 +1439,7 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 
 	if (plan(&pl, x, b, 0) < 0) {
 		forged(x);
+		plan_free(&pl);
 		return 0;
 	}
 	if (x) {
