@@ -39,7 +39,8 @@ loadbatch(struct join *b, const struct skidx *x, char **files, int n)
 }
 
 /*
- * -a with -c, or an index of as many segments as it may hold: the kept
+ * -a with -c, or an index of as many segments as it may hold or of an
+ * older version: the kept
  * documents and the batch b, as a new file renamed to path (a reader of
  * the old one, or a version linked to it, keeps it).
  */
@@ -91,7 +92,7 @@ store(const char *path, int make, char **files, int n)
 		return 1;
 	b = join_new(&opt);
 	ret = loadbatch(b, x, files, n);
-	if (x && (cflag || skidx_nseg(x) >= SKIDX_SEGMAX - 1))
+	if (x && (cflag || skidx_nseg(x) >= SKIDX_SEGMAX - 1 || skidx_version(x) != SKIDX_VERSION))
 		len = compact(x, path, b);
 	else
 		len = skidx_append(x, fd, path, b);

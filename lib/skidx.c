@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,10 @@
 #include "siphash.h"
 #include "skidx.h"
 
-#define FILE_MAGIC	"\211SKIDX1\n"
-#define SEG_MAGIC	"\211SKSEG1\n"
+#define FILE_MAGIC	"\211SKIDX2\n"
+#define FILE_MAGIC1	"\211SKIDX1\n"	/* version 1: read, and written anew */
+#define SEG_MAGIC	"\211SKSEG2\n"
+#define SEG_MAGIC1	"\211SKSEG1\n"
 #define END_MAGIC	"\211SKEND1\n"
 #define ORDER		UINT64_C(0x0102030405060708)
 #define RUNMAX		((size_t)1 << 18)	/* records a map sorts in memory: 8 MB */
@@ -27,7 +30,11 @@
 #define DIRBUF		16384	/* entries of a map's directory held in memory */
 #define DIRBITSMAX	24	/* a map's directory: at most 2^24 buckets */
 #define FLUSHAT		(1 << 20)
-#define HCNTMAX		0xffff	/* an inline count this large is looked up */
+#define HCNTMAX		0xff	/* an inline count this large is looked up (XCNT) */
+#define PREFIXBITS	5	/* a posting: its document << PREFIXBITS | the hash's place */
+#define POSTNARROW	((uint64_t)1 << (32 - PREFIXBITS))	/* fewer documents: 4-byte postings */
+
+_Static_assert(JOIN_PREFIX <= 1 << PREFIXBITS, "a posting's place of a hash fits its bits");
 
 /*
  * Whether identical sketches count once (copies of a page): the rule of
@@ -36,11 +43,16 @@
 #define DISTINCT	1
 
 /*
- * The maps: sorted records of a key (8 bytes) and, but for the reach
- * lists, a value (4 bytes), with a directory on the top bits of the key.
+ * The maps: sorted records with a directory on the top bits of their
+ * key. The key is in the record (8 bytes, then a 4-byte value but in the
+ * reach lists), or, in POST and COUNT, found from it: the record is a
+ * reference (4 bytes, or 8 in a large segment) to the hash in HV, then
+ * the key's 8 bits below the directory's, which spare a search most of
+ * the references it would follow.
  */
-enum { M_ID, M_DIGEST, M_POST, M_COUNT, M_RADD, M_RREM, NMAP };
-static const unsigned mapwidth[NMAP] = { 12, 12, 12, 12, 8, 8 };
+enum { M_ID, M_DIGEST, M_POST, M_COUNT, M_RADD, M_RREM, M_XCNT, NMAP };
+#define NMAP1		M_XCNT	/* the maps of a version 1 segment */
+enum { K_INLINE, K_HV, K_POST };	/* a key in the record, a place in HV, a posting */
 
 struct maphdr {
 	uint64_t n, bits, rec, dir;	/* records; directory bits; offsets */
@@ -70,14 +82,18 @@ struct map {
 	const unsigned char *rec;
 	const uint32_t *dir;
 	uint64_t n;
-	unsigned bits, w;
+	unsigned bits, w, kind;
+	/* where a reference finds its key: the segment's HV and HOFF */
+	const uint64_t *hv, *hoff;
+	uint64_t nhv, ndocs;
 };
 
 struct seg {
-	const struct seghdr *h;
+	struct seghdr hdr;	/* a copy: a version 1 header is shorter */
+	const struct seghdr *h;	/* &hdr */
 	uint64_t base;		/* the number of its first document */
 	const uint64_t *hoff, *idoff, *nsh, *hv, *dead;
-	const uint16_t *hcnt;	/* each hash's count as of this segment; HCNTMAX: look it up */
+	const unsigned char *hcnt;	/* each hash's count as of this segment; HCNTMAX: XCNT */
 	const char *ids;
 	struct map map[NMAP];
 };
@@ -87,6 +103,8 @@ struct skidx {
 	size_t len;
 	const char *name;
 	uint64_t k0, k1;
+	unsigned version;	/* 1: read for its documents, and written anew */
+	size_t hdrsize;		/* of its segments' headers */
 	struct seg seg[SKIDX_SEGMAX];
 	unsigned nseg;
 	uint64_t ndocs;		/* all, the replaced ones too */
@@ -96,6 +114,9 @@ struct skidx {
 	unsigned size, maxwhole;
 	int said;		/* that it is forged: said once */
 };
+
+/* The directory of an empty map (a version 1 segment's XCNT). */
+static const uint32_t zerodir[2];
 
 /* Say once that x is forged (an offset or number out of its bounds). */
 static void
@@ -108,22 +129,83 @@ forged(const struct skidx *x)
 	w->said = 1;
 }
 
+/* Record i's reference (K_HV, K_POST: 4 or 8 bytes) or, inline, its 4-byte value. */
+static uint64_t
+mapref(const struct map *m, uint64_t i)
+{
+	const unsigned char *p = m->rec + i * m->w;
+	uint64_t r;
+	uint32_t v;
+
+	if (m->kind == K_INLINE) {
+		memcpy(&v, p + 8, 4);
+		return v;
+	}
+	if (m->w == 9) {
+		memcpy(&r, p, 8);
+		return r;
+	}
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * Record i's key: in it, or the hash it refers to, which a forged
+ * reference out of its segment makes UINT64_MAX.
+ */
 static uint64_t
 mapkey(const struct map *m, uint64_t i)
 {
-	uint64_t k;
+	uint64_t k, r, d, h0, h1;
 
-	memcpy(&k, m->rec + i * m->w, 8);
-	return k;
+	switch (m->kind) {
+	case K_HV:
+		r = mapref(m, i);
+		return r < m->nhv ? m->hv[r] : UINT64_MAX;
+	case K_POST:
+		r = mapref(m, i);
+		d = r >> PREFIXBITS;
+		if (d >= m->ndocs)
+			return UINT64_MAX;
+		h0 = m->hoff[d];
+		h1 = m->hoff[d + 1];
+		r &= (1 << PREFIXBITS) - 1;
+		return h0 <= h1 && h1 <= m->nhv && r < h1 - h0 ? m->hv[h0 + r] : UINT64_MAX;
+	default:
+		memcpy(&k, m->rec + i * m->w, 8);
+		return k;
+	}
 }
 
-static uint32_t
+/* The 8 bits of key k below the directory's, which a reference's record keeps. */
+static unsigned
+keyfp(unsigned bits, uint64_t k)
+{
+	return (unsigned)(k >> (56 - bits)) & 0xff;
+}
+
+/* Whether record i's key is below k (cmp < 0), equals it (cmp 0). */
+static int
+mapcmp(const struct map *m, uint64_t i, uint64_t k)
+{
+	uint64_t r;
+	unsigned f, g;
+
+	if (m->kind != K_INLINE) {
+		f = m->rec[(i + 1) * m->w - 1];
+		g = keyfp(m->bits, k);
+		if (f != g)
+			return f < g ? -1 : 1;
+	}
+	r = mapkey(m, i);
+	return (r > k) - (r < k);
+}
+
+/* Record i's value: a document (ID, DIGEST, POST), a place in HV (COUNT), a count (XCNT). */
+static uint64_t
 mapval(const struct map *m, uint64_t i)
 {
-	uint32_t v;
-
-	memcpy(&v, m->rec + i * m->w + 8, 4);
-	return v;
+	return m->kind == K_POST ? mapref(m, i) >> PREFIXBITS : mapref(m, i);
 }
 
 /*
@@ -142,24 +224,12 @@ maplower(const struct map *m, uint64_t k)
 		lo = hi;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (mapkey(m, mid) < k)
+		if (mapcmp(m, mid, k) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
-}
-
-/* The sum of the values of key k in m, signed. */
-static int64_t
-mapsum(const struct map *m, uint64_t k)
-{
-	uint64_t i;
-	int64_t s = 0;
-
-	for (i = maplower(m, k); i < m->n && mapkey(m, i) == k; i++)
-		s += (int32_t)mapval(m, i);
-	return s;
 }
 
 static uint64_t
@@ -237,54 +307,86 @@ isdead(const struct skidx *x, uint64_t g)
 	return k < x->ndead && x->dead[k] == g;
 }
 
-/* A section of n records of w bytes at off in segment [start, end): its place, or 0. */
+/*
+ * A section of n records of w bytes at off in segment [start, end) of x,
+ * past its header: its place, or 0.
+ */
 static int
-section(uint64_t start, uint64_t end, uint64_t off, uint64_t n, uint64_t w)
+section(const struct skidx *x, uint64_t start, uint64_t end, uint64_t off, uint64_t n, uint64_t w)
 {
 	uint64_t lim = end - start - sizeof(struct trailer);
 
-	return off >= sizeof(struct seghdr) && off % 8 == 0 && off <= lim &&
-	    (w == 0 || n <= (lim - off) / w);
+	return off >= x->hdrsize && off % 8 == 0 && off <= lim && (w == 0 || n <= (lim - off) / w);
 }
 
-/* Check segment s at [start, end) and find its sections. */
+/* The bytes of a reference to a place in HV, of a posting. */
+static unsigned
+hvwidth(uint64_t nhv)
+{
+	return nhv <= UINT32_MAX ? 4 : 8;
+}
+
+static unsigned
+postwidth(uint64_t ndocs)
+{
+	return ndocs < POSTNARROW ? 4 : 8;
+}
+
+/* Check segment s at [start, end) and find its sections (s->h is set by the caller). */
 static int
 openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 {
-	const struct seghdr *h = (const struct seghdr *)(x->p + start);
 	const unsigned char *b = x->p + start;
-	unsigned m;
+	struct seghdr *h = &s->hdr;
+	unsigned m, nmap = x->version == 1 ? NMAP1 : NMAP, kind, w;
 
-	s->h = h;
-	if (memcmp(h->magic, SEG_MAGIC, 8) || h->end != end || h->ndocs >= UINT32_MAX ||
-	    h->size > SK_MAXSIZE || h->ncut > h->ndocs ||
-	    !section(start, end, h->hoff, h->ndocs + 1, 8) ||
-	    !section(start, end, h->idoff, h->ndocs + 1, 8) ||
-	    !section(start, end, h->nsh, h->ndocs, 8) ||
-	    !section(start, end, h->hv, h->nhv, 8) ||
-	    !section(start, end, h->ids, h->nid, 1) ||
-	    !section(start, end, h->dead, h->ndead, 8) ||
-	    !section(start, end, h->hcnt, h->nhv, 2))
-		return -1;
-	for (m = 0; m < NMAP; m++) {
-		const struct maphdr *mh = &h->map[m];
-
-		if (mh->bits > DIRBITSMAX || !section(start, end, mh->rec, mh->n, mapwidth[m]) ||
-		    !section(start, end, mh->dir, ((uint64_t)1 << mh->bits) + 1, 4))
-			return -1;
-		s->map[m].rec = b + mh->rec;
-		s->map[m].dir = (const uint32_t *)(b + mh->dir);
-		s->map[m].n = mh->n;
-		s->map[m].bits = (unsigned)mh->bits;
-		s->map[m].w = mapwidth[m];
+	memset(h, 0, sizeof *h);
+	if (x->version == 1) {
+		memcpy(h, b, offsetof(struct seghdr, map[NMAP1]));
+		memcpy(h->whole, b + offsetof(struct seghdr, map[NMAP1]), sizeof h->whole);
+	} else {
+		memcpy(h, b, sizeof *h);
 	}
+	if (memcmp(h->magic, x->version == 1 ? SEG_MAGIC1 : SEG_MAGIC, 8) || h->end != end ||
+	    h->ndocs >= UINT32_MAX || h->size > SK_MAXSIZE || h->ncut > h->ndocs ||
+	    !section(x, start, end, h->hoff, h->ndocs + 1, 8) ||
+	    !section(x, start, end, h->idoff, h->ndocs + 1, 8) ||
+	    !section(x, start, end, h->nsh, h->ndocs, 8) ||
+	    !section(x, start, end, h->hv, h->nhv, 8) ||
+	    !section(x, start, end, h->ids, h->nid, 1) ||
+	    !section(x, start, end, h->dead, h->ndead, 8) ||
+	    !section(x, start, end, h->hcnt, h->nhv, x->version == 1 ? 2 : 1))
+		return -1;
 	s->hoff = (const uint64_t *)(b + h->hoff);
 	s->idoff = (const uint64_t *)(b + h->idoff);
 	s->nsh = (const uint64_t *)(b + h->nsh);
 	s->hv = (const uint64_t *)(b + h->hv);
 	s->ids = (const char *)(b + h->ids);
 	s->dead = (const uint64_t *)(b + h->dead);
-	s->hcnt = (const uint16_t *)(b + h->hcnt);
+	s->hcnt = b + h->hcnt;
+	for (m = 0; m < NMAP; m++) {
+		const struct maphdr *mh = &h->map[m];
+
+		kind = K_INLINE;
+		w = m == M_RADD || m == M_RREM ? 8 : 12;
+		if (x->version > 1 && m == M_POST) {
+			kind = K_POST;
+			w = postwidth(h->ndocs) + 1;
+		} else if (x->version > 1 && m == M_COUNT) {
+			kind = K_HV;
+			w = hvwidth(h->nhv) + 1;
+		}
+		if (m >= nmap) {
+			/* a version 1 segment has no XCNT: an empty map */
+			s->map[m] = (struct map){ b, zerodir, 0, 0, w, kind, s->hv, s->hoff, 0, 0 };
+			continue;
+		}
+		if (mh->bits > DIRBITSMAX || !section(x, start, end, mh->rec, mh->n, w) ||
+		    !section(x, start, end, mh->dir, ((uint64_t)1 << mh->bits) + 1, 4))
+			return -1;
+		s->map[m] = (struct map){ b + mh->rec, (const uint32_t *)(b + mh->dir), mh->n,
+		    (unsigned)mh->bits, w, kind, s->hv, s->hoff, h->nhv, h->ndocs };
+	}
 	return 0;
 }
 
@@ -394,10 +496,13 @@ skidx_open(int fd, const char *name, uint64_t len)
 	/* lookups are scattered: no read-ahead around them */
 	(void)posix_madvise(p, (size_t)len, POSIX_MADV_RANDOM);
 	fh = (const struct filehdr *)x->p;
-	if (memcmp(fh->magic, FILE_MAGIC, 8) || fh->order != ORDER) {
+	if (fh->order != ORDER || (memcmp(fh->magic, FILE_MAGIC, 8) && memcmp(fh->magic, FILE_MAGIC1, 8))) {
 		weprintf("%s: not an index", escname(name));
 		goto fail;
 	}
+	x->version = memcmp(fh->magic, FILE_MAGIC, 8) ? 1 : 2;
+	x->hdrsize = x->version == 1 ? offsetof(struct seghdr, map[NMAP1]) + sizeof x->seg->hdr.whole :
+	    sizeof(struct seghdr);
 	x->k0 = fh->k0;
 	x->k1 = fh->k1;
 	/* the segments, from the last, each found by its trailer */
@@ -406,14 +511,14 @@ skidx_open(int fd, const char *name, uint64_t len)
 			weprintf("%s: more than %d segments", escname(name), SKIDX_SEGMAX);
 			goto fail;
 		}
-		if (pos - sizeof *fh < sizeof(struct seghdr) + sizeof t)
+		if (pos - sizeof *fh < x->hdrsize + sizeof t)
 			goto bad;
 		memcpy(&t, x->p + pos - sizeof t, sizeof t);
 		if (memcmp(t.magic, END_MAGIC, 8) || t.start % 8 || t.start < sizeof *fh ||
-		    t.start > pos - sizeof(struct seghdr) - sizeof t)
+		    t.start > pos - x->hdrsize - sizeof t)
 			goto bad;
 		if (openseg(x, &x->seg[x->nseg], t.start, pos) < 0 ||
-		    x->seg[x->nseg].h->prev != (t.start > sizeof *fh ? 1 : 0))
+		    x->seg[x->nseg].hdr.prev != (t.start > sizeof *fh ? 1 : 0))
 			goto bad;
 		x->nseg++;
 	}
@@ -423,6 +528,7 @@ skidx_open(int fd, const char *name, uint64_t len)
 		x->seg[x->nseg - 1 - i] = tmp;
 	}
 	for (i = 0, base = 0; i < x->nseg; i++) {
+		x->seg[i].h = &x->seg[i].hdr;
 		x->seg[i].base = base;
 		base += x->seg[i].h->ndocs;
 		x->ndistinct += x->seg[i].h->ndistinct;
@@ -458,6 +564,12 @@ unsigned
 skidx_nseg(const struct skidx *x)
 {
 	return x->nseg;
+}
+
+unsigned
+skidx_version(const struct skidx *x)
+{
+	return x->version;
 }
 
 void
@@ -534,7 +646,7 @@ kepthas(const struct plan *pl, const struct sketch *s)
 	for (sg = 0; sg < x->nseg; sg++) {
 		const struct map *m = &x->seg[sg].map[M_DIGEST];
 
-		for (i = maplower(m, k); i < m->n && mapkey(m, i) == k; i++) {
+		for (i = maplower(m, k); i < m->n && mapcmp(m, i, k) == 0; i++) {
 			if (mapval(m, i) >= x->seg[sg].h->ndocs)
 				return -1;
 			g = x->seg[sg].base + mapval(m, i);
@@ -560,7 +672,7 @@ findid(const struct skidx *x, const char *id, size_t n, int *forged)
 	for (sg = 0; sg < x->nseg; sg++) {
 		const struct map *m = &x->seg[sg].map[M_ID];
 
-		for (i = maplower(m, k); i < m->n && mapkey(m, i) == k; i++) {
+		for (i = maplower(m, k); i < m->n && mapcmp(m, i, k) == 0; i++) {
 			if (mapval(m, i) >= x->seg[sg].h->ndocs) {
 				*forged = 1;
 				return UINT64_MAX;
@@ -765,6 +877,47 @@ struct counts {
 	struct join_df df;
 };
 
+/*
+ * Whether segment sg states the count of hash h once it is added: its
+ * COUNT map refers to h in its HV (the count in HCNT, or XCNT if that
+ * is HCNTMAX), or XCNT holds it (a hash of sketches gone only). 1 and
+ * the count in *c, or 0.
+ */
+static int
+segcount(const struct seg *sg, uint64_t h, uint64_t *c)
+{
+	const struct map *m = &sg->map[M_COUNT], *xm = &sg->map[M_XCNT];
+	uint64_t i = maplower(m, h), r;
+
+	if (i < m->n && mapcmp(m, i, h) == 0) {
+		r = mapval(m, i);
+		if (r < sg->h->nhv && sg->hcnt[r] < HCNTMAX) {
+			*c = sg->hcnt[r];
+			return 1;
+		}
+	}
+	if ((i = maplower(xm, h)) < xm->n && mapcmp(xm, i, h) == 0) {
+		*c = mapval(xm, i);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The count of h as the latest of the segments from first on that states
+ * it says: 1 and the count in *c, or 0 if none does.
+ */
+static int
+keptcount(const struct skidx *x, unsigned first, uint64_t h, uint64_t *c)
+{
+	unsigned sg;
+
+	for (sg = x ? x->nseg : 0; sg-- > first;)
+		if (segcount(&x->seg[sg], h, c))
+			return 1;
+	return 0;
+}
+
 static uint64_t
 cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 {
@@ -772,29 +925,29 @@ cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 	const struct skidx *x = pl->x;
 	const struct seg *sd;
 	size_t i, lo, hi;
-	uint64_t li;
-	int64_t c = 0;
-	unsigned sg = 0;
+	uint64_t li, kept, c;
+	int64_t t = 0;
 
 	if (hfilter_has(&pl->seen, h)) {
 		lo = pl->cdir[h >> (64 - pl->cbits)];
 		hi = pl->cdir[(h >> (64 - pl->cbits)) + 1];
 		i = lo + radix_lowerbound64(pl->ck + lo, hi - lo, h);
 		if (i < hi && pl->ck[i] == h)
-			c = pl->cv[i];
+			t = pl->cv[i];
 	}
-	/* a kept document's hash: its count as of its segment, and the later ones' */
 	if (d < pl->nsel) {
+		/* a kept document's hash: its count as of its segment, unless a later one states it */
 		sd = segof(x, pl->sel[d], &li);
-		if (sd->hcnt[sd->hoff[li] + k] != HCNTMAX) {
-			c += sd->hcnt[sd->hoff[li] + k];
-			sg = (unsigned)(sd - x->seg) + 1;
-		}
+		if (keptcount(x, (unsigned)(sd - x->seg) + 1, h, &c))
+			kept = c;
+		else if ((kept = sd->hcnt[sd->hoff[li] + k]) == HCNTMAX && segcount(sd, h, &c))
+			kept = c;
+	} else if (!keptcount(x, 0, h, &kept)) {
+		kept = 0;
 	}
-	for (; x && sg < x->nseg; sg++)
-		c += mapsum(&x->seg[sg].map[M_COUNT], h);
+	t += (int64_t)kept;
 	/* a forged index cannot make a count below 1: the sketch holding h counts */
-	return c > 0 ? (uint64_t)c : 1;
+	return t > 0 ? (uint64_t)t : 1;
 }
 
 static size_t
@@ -913,7 +1066,7 @@ candidates(const struct plan *pl, unsigned minsize, uint64_t **sel, size_t *nsel
 		for (run = 0, sg = 0; x && sg < x->nseg && run < JOIN_RUNMAX; sg++) {
 			const struct map *mp = &x->seg[sg].map[M_POST];
 
-			for (i = maplower(mp, h[k]); i < mp->n && mapkey(mp, i) == h[k] &&
+			for (i = maplower(mp, h[k]); i < mp->n && mapcmp(mp, i, h[k]) == 0 &&
 			    run < JOIN_RUNMAX; i++) {
 				if (mapval(mp, i) >= x->seg[sg].h->ndocs)
 					goto forged;
@@ -959,6 +1112,47 @@ release(const struct join_df *df)
 	free(q);
 }
 
+/*
+ * A query of an index of version 1, whose counts this reader does not
+ * use: the join of its kept documents that b does not replace, then b's,
+ * as simjoin -q makes it over their records.
+ */
+static struct join *
+wholequery(struct skidx *x, struct join *b, const struct join_opt *opt)
+{
+	struct join *j = join_new(opt);
+	struct plan pl;
+	struct sketch s;
+	unsigned size, maxwhole;
+	uint64_t g;
+	size_t d;
+
+	if (plan(&pl, x, b, 0) < 0)
+		goto fail;
+	for (g = 0; g < x->ndocs; g++) {
+		if (isdead(x, g) || replaced(&pl, g))
+			continue;
+		if (getdoc(x, g, &s) < 0)
+			goto fail;
+		join_addsketch(j, &s);
+	}
+	join_getsize(b, &size, &maxwhole);
+	join_setsize(j, size, maxwhole);
+	join_queries(j);
+	for (d = 0; d < join_ndocs(b); d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		join_addsketch(j, &s);
+	}
+	plan_free(&pl);
+	join_prepare(j);
+	return j;
+fail:
+	forged(x);
+	plan_free(&pl);
+	join_free(j);
+	return NULL;
+}
+
 struct join *
 skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 {
@@ -969,6 +1163,10 @@ skidx_query(struct skidx *x, struct join *b, const struct join_opt *opt)
 	size_t nsel, d;
 	unsigned size, maxwhole;
 
+	if (x && x->version == 1) {
+		free(q);
+		return wholequery(x, b, opt);
+	}
 	if (plan(&q->pl, x, b, 1) < 0 || candidates(&q->pl, opt->minsize, &sel, &nsel) < 0) {
 		plan_free(&q->pl);
 		free(q);
@@ -1125,16 +1323,17 @@ struct mapw {
 	uint32_t *dir;		/* starts not written yet */
 	size_t ndir;
 	FILE *tmp;		/* the starts before them, or NULL */
-	unsigned w;
+	unsigned keyw, valw;	/* the bytes of a record's key (8 or 0) and value (0, 4, 8) */
 };
 
 static void
 mapbegin(struct mapw *mw, struct wr *w, struct maphdr *h, uint64_t seg, uint64_t nmax,
-    unsigned width)
+    unsigned keyw, unsigned valw)
 {
 	mw->h = h;
 	mw->seg = seg;
-	mw->w = width;
+	mw->keyw = keyw;
+	mw->valw = valw;
 	mw->next = 0;
 	mw->ndir = 0;
 	mw->tmp = NULL;
@@ -1160,13 +1359,27 @@ mapstarts(struct mapw *mw, uint64_t b)
 	}
 }
 
+/*
+ * A record of key k and value v; a reference's key is not written, but
+ * places it, and its 8 bits below the directory's follow it.
+ */
 static void
-mapadd(struct mapw *mw, struct wr *w, uint64_t k, uint32_t v)
+mapadd(struct mapw *mw, struct wr *w, uint64_t k, uint64_t v)
 {
+	uint32_t v32 = (uint32_t)v;
+	unsigned char fp;
+
 	mapstarts(mw, mw->h->bits ? k >> (64 - mw->h->bits) : 0);
-	wadd(w, &k, 8);
-	if (mw->w == 12)
-		wadd(w, &v, 4);
+	if (mw->keyw)
+		wadd(w, &k, 8);
+	if (mw->valw == 4)
+		wadd(w, &v32, 4);
+	else if (mw->valw == 8)
+		wadd(w, &v, 8);
+	if (!mw->keyw) {
+		fp = (unsigned char)keyfp((unsigned)mw->h->bits, k);
+		wadd(w, &fp, 1);
+	}
 	mw->h->n++;
 }
 
@@ -1197,18 +1410,21 @@ mapend(struct mapw *mw, struct wr *w)
 	free(mw->dir);
 }
 
-/* Write the records of r, sorted, as a map (of nmax records at most: its directory's size). */
+/*
+ * Write the records of r, sorted, as a map (of nmax records at most: its
+ * directory's size) of 8-byte keys, or none, and valw-byte values.
+ */
 static void
 writemap(struct wr *w, struct maphdr *h, uint64_t seg, struct runs *r, uint64_t nmax,
-    unsigned width)
+    unsigned keyw, unsigned valw)
 {
 	struct mapw mw;
 	uint64_t k, v;
 
 	runs_sort(r);
-	mapbegin(&mw, w, h, seg, nmax, width);
+	mapbegin(&mw, w, h, seg, nmax, keyw, valw);
 	while (runs_next(r, &k, &v))
-		mapadd(&mw, w, k, (uint32_t)v);
+		mapadd(&mw, w, k, v);
 	mapend(&mw, w);
 	runs_free(r);
 }
@@ -1220,7 +1436,7 @@ writekeys(struct wr *w, struct maphdr *h, uint64_t seg, const uint64_t *k, size_
 	struct mapw mw;
 	size_t i;
 
-	mapbegin(&mw, w, h, seg, n, 8);
+	mapbegin(&mw, w, h, seg, n, 8, 0);
 	for (i = 0; i < n; i++)
 		mapadd(&mw, w, k[i], 0);
 	mapend(&mw, w);
@@ -1235,7 +1451,7 @@ writekeys(struct wr *w, struct maphdr *h, uint64_t seg, const uint64_t *k, size_
 struct deal {
 	uint64_t n;		/* entries */
 	size_t nchunk;
-	uint16_t *cnt;		/* a chunk */
+	unsigned char *cnt;	/* a chunk */
 	FILE *tmp;
 	uint64_t *buf;		/* DEALBUF words a chunk: place << 16 | entry */
 	size_t *nbuf;
@@ -1272,7 +1488,7 @@ dealflush(struct deal *dl, size_t k)
 
 /* Entry i is c. */
 static void
-dealput(struct deal *dl, uint64_t i, uint16_t c)
+dealput(struct deal *dl, uint64_t i, unsigned char c)
 {
 	size_t k = (size_t)(i / CHUNK);
 
@@ -1313,7 +1529,7 @@ dealwrite(struct deal *dl, struct wr *w)
 				eprintf("temporary file:");
 			for (m = 0; m < n; m++) {
 				i = dl->buf[m] >> 16;
-				dl->cnt[i] = (uint16_t)dl->buf[m];
+				dl->cnt[i] = (unsigned char)dl->buf[m];
 			}
 		}
 		wadd(w, dl->cnt, len * sizeof *dl->cnt);
@@ -1326,23 +1542,24 @@ dealwrite(struct deal *dl, struct wr *w)
 }
 
 /*
- * The counts' change: +1 for each hash of the sketches added, -1 for each
- * of those gone, summed, by sorted runs; the zeros are left out. Then
- * HCNT, each hash of the batch's count once the segment is added (the
- * index's, looked up once a distinct hash, and the change).
+ * The counts once the segment is added: of each hash of the batch's
+ * sketches and of those gone, the index's (the latest segment stating
+ * it) and the change (+1 for each sketch added, -1 for each gone), in
+ * HCNT for each hash of the batch, dealt in the order of the documents,
+ * and in the maps: COUNT refers to a place of each distinct hash of the
+ * batch in HV, XCNT holds the others and those of HCNTMAX or more.
  */
 static int
 writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl)
 {
-	struct runs *r = runs_new(RUNMAX);
+	struct runs *r = runs_new(RUNMAX), *xr = runs_new(RUNMAX);
 	struct mapw mw;
 	struct deal dl;
 	struct sketch s;
 	unsigned char *isnew;
-	uint64_t nmax = 0, pos, k, v, h, *grp = NULL;
+	uint64_t nmax = 0, nx = 0, pos, k, v, h, c, *grp = NULL;
 	size_t d, i, n, cap = 0, nb = join_ndocs(pl->b);
-	unsigned sg;
-	int64_t c, t;
+	int64_t t;
 	int more;
 
 	isnew = ecalloc(nb + 1, 1);
@@ -1355,10 +1572,11 @@ writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl
 			runs_add(r, s.h[i], (pos + i) << 2 | isnew[d]);
 	}
 	free(isnew);
-	nmax = pos + (uint64_t)pl->nlost * SK_MAXSIZE;
+	nmax = pos;
 	for (d = 0; d < pl->nlost; d++) {
 		if (getdoc(pl->x, pl->lost[d], &s) < 0) {
 			runs_free(r);
+			runs_free(xr);
 			return -1;
 		}
 		for (i = 0; i < s.n; i++)
@@ -1366,26 +1584,33 @@ writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl
 	}
 	runs_sort(r);
 	dealbegin(&dl, sh->nhv);
-	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, 12);
+	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, 0, hvwidth(sh->nhv));
 	for (more = runs_next(r, &k, &v); more;) {
-		/* a hash's records: its count, then its entries */
-		for (h = k, c = 0, n = 0; more && k == h; more = runs_next(r, &k, &v)) {
-			c += v == 2 ? -1 : (int64_t)(v & 1);
+		/* a hash's records: its change, then its places */
+		for (h = k, t = 0, n = 0; more && k == h; more = runs_next(r, &k, &v)) {
+			t += v == 2 ? -1 : (int64_t)(v & 1);
 			if (v != 2) {
 				egrow(&grp, &cap, n + 1, sizeof *grp);
 				grp[n++] = v >> 2;
 			}
 		}
-		if (c)
-			mapadd(&mw, w, h, (uint32_t)(int32_t)c);
-		for (t = c, sg = 0; pl->x && sg < pl->x->nseg; sg++)
-			t += mapsum(&pl->x->seg[sg].map[M_COUNT], h);
+		if (keptcount(pl->x, 0, h, &c))
+			t += (int64_t)c;
+		if (t < 0)	/* a forged index */
+			t = 0;
+		if (n)
+			mapadd(&mw, w, h, grp[0]);
+		if (!n || t >= HCNTMAX) {
+			runs_add(xr, h, (uint64_t)t > UINT32_MAX ? UINT32_MAX : (uint64_t)t);
+			nx++;
+		}
 		for (i = 0; i < n; i++)
-			dealput(&dl, grp[i], (uint16_t)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t));
+			dealput(&dl, grp[i], (unsigned char)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t));
 	}
 	free(grp);
 	runs_free(r);
 	mapend(&mw, w);
+	writemap(w, &sh->map[M_XCNT], seg, xr, nx, 8, 4);
 	sh->hcnt = wpos(w) - seg;
 	dealwrite(&dl, w);
 	wpad(w);
@@ -1405,10 +1630,10 @@ writepost(struct wr *w, struct maphdr *h, uint64_t seg, struct join *b)
 	for (d = 0; d < nb; d++) {
 		join_sketch(b, (uint32_t)d, &s);
 		for (m = 0; m < nprefix(&s); m++)
-			runs_add(r, s.h[m], d);
+			runs_add(r, s.h[m], (uint64_t)d << PREFIXBITS | m);
 		n += nprefix(&s);
 	}
-	writemap(w, h, seg, r, n, 12);
+	writemap(w, h, seg, r, n, 0, postwidth(nb));
 }
 
 /* The file's header, for a new index: a key drawn for it (its maps' placement). */
@@ -1437,6 +1662,10 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	uint64_t start, v, k0, k1;
 	size_t nb = join_ndocs(b), d;
 
+	if (x && x->version != SKIDX_VERSION) {
+		weprintf("%s: an index of version %u: to be written anew", escname(name), x->version);
+		return 0;
+	}
 	if (plan(&pl, x, b, 0) < 0) {
 		forged(x);
 		plan_free(&pl);
@@ -1513,13 +1742,13 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 		join_sketch(b, (uint32_t)d, &s);
 		runs_add(r, siphash(k0, k1, s.id, s.idlen, 1, 3, NULL), d);
 	}
-	writemap(&w, &h.map[M_ID], start, r, nb, 12);
+	writemap(&w, &h.map[M_ID], start, r, nb, 8, 4);
 	r = runs_new(RUNMAX);
 	for (d = 0; d < nb; d++) {
 		join_sketch(b, (uint32_t)d, &s);
 		runs_add(r, digest(k0, k1, &s), d);
 	}
-	writemap(&w, &h.map[M_DIGEST], start, r, nb, 12);
+	writemap(&w, &h.map[M_DIGEST], start, r, nb, 8, 4);
 	writepost(&w, &h.map[M_POST], start, b);
 	if (writecounts(&w, &h, start, &pl) < 0)
 		goto fail;

@@ -20,6 +20,7 @@
 #include "util.h"
 
 #define SKIDX_SEGMAX	32	/* segments in one index: more are refused */
+#define SKIDX_VERSION	2	/* of the files written; version 1 is read */
 
 struct skidx;
 
@@ -29,6 +30,13 @@ struct skidx;
  */
 struct skidx *skidx_open(int fd, const char *name, uint64_t len);
 void skidx_close(struct skidx *x);
+
+/*
+ * The file's version. Of an older one, skidx_query joins all the kept
+ * documents, and skidx_append refuses to add to it: skidx_whole makes
+ * it anew.
+ */
+unsigned skidx_version(const struct skidx *x);
 
 /* The segments; the kept documents' size and most hashes of a whole sketch (join_setsize). */
 unsigned skidx_nseg(const struct skidx *x);

@@ -101,6 +101,75 @@ same() {
 	check 0 '5\n' '' sh -c "skidx -d i >/dev/null; od -An -c i | tr -d ' \\n' | grep -o 'SKEND1' | wc -l | tr -d ' '"
 }
 
+# common: the records on stdin with the smallest hash 1 in each sketch and 2 in every other.
+common() {
+	awk -F'\t' 'BEGIN { OFS = "\t" }
+	{
+		n = split($3, h, " ")
+		h[1] = "0000000000000001"
+		if (NR % 2)
+			h[2] = "0000000000000002"
+		s = h[1]
+		for (i = 2; i <= n; i++)
+			s = s " " h[i]
+		$3 = s
+		print
+	}'
+}
+
+# HCNT holds counts up to 254; larger ones, and those of hashes the
+# segment only takes away, are in XCNT.
+@test "simjoin -x: counts past an inline count, and of hashes only taken away, as simjoin's" {
+	gensketch -c 3 -n 32 -s 7 300 | common >text
+	{
+		gensketch -c 3 -n 32 -s 10 -f 5000 40 | common
+		gensketch -c 3 -n 32 -s 11 -f 6000 20
+		sed -n '3,12p' text | rename 7000
+	} >q
+	skidx -o i text >/dev/null
+	same text i q
+	# 100 replaced by sketches without the common hashes: 300 down to 200
+	gensketch -c 3 -n 32 -s 8 100 >b1
+	keep text b1
+	skidx -a i b1 >/dev/null
+	same text i q
+	# 200 more with them: 400
+	gensketch -c 3 -n 32 -s 9 -f 1000 200 | common >b2
+	keep text b2
+	skidx -a i b2 >/dev/null
+	same text i q
+	# each common sketch replaced: the hashes only taken away
+	awk -F'\t' '$3 ~ /^0000000000000001 / { print $1 }' text >ids
+	gensketch -c 3 -n 32 -s 12 -f 9000 "$(wc -l <ids)" | cut -f 2- | paste ids - >b3
+	keep text b3
+	skidx -a i b3 >/dev/null
+	same text i q
+	skidx -d i | cmp - text
+}
+
+# tests/ref/skidx1.idx: an index of version 1 (two segments, two documents
+# replaced), which simjoin -x reads and skidx -a writes anew as version 2.
+@test "skidx: an index of version 1 is answered, and written anew by an addition" {
+	cp "$BATS_TEST_DIRNAME/ref/skidx1.idx" old.idx
+	skidx -d old.idx >text
+	check 0 'd0 d1 d2 d3 d4 d5 d6 d7 d8 d9 \n' '' sh -c 'cut -f 1 text | tr "\n" " "; echo'
+	skidx -o new.idx text >/dev/null
+	for o in '' '-u' '-d 2 -t 0.3'; do
+		# shellcheck disable=SC2086
+		simjoin $o -x new.idx -q "$BATS_TEST_DIRNAME/ref/skidx1.q.sk" >want
+		# shellcheck disable=SC2086
+		cmpout 0 want /dev/null simjoin $o -x old.idx -q "$BATS_TEST_DIRNAME/ref/skidx1.q.sk"
+	done
+	run --separate-stderr skidx -a old.idx "$BATS_TEST_DIRNAME/ref/skidx1.q.sk"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "$(wc -c <old.idx | tr -d ' ')" ]
+	check 0 '\211SKIDX2\n' '' head -c 8 old.idx
+	cp text want
+	keep want "$BATS_TEST_DIRNAME/ref/skidx1.q.sk"
+	cmpout 0 want /dev/null skidx -d old.idx
+}
+
 @test "simjoin -x: whole sketches and cut ones, sizes checked against the kept ones" {
 	# size 200: pages of 100 to 200 shingles have whole sketches
 	gensketch -c 4 -p 20 -n 200 -s 3 400 >text
@@ -264,6 +333,38 @@ rsscheck() {
 	rsscheck 30000 "$(cut -f 1 coll.sk | wc -c)" "$(wc -c <kept.idx)"
 	cat kept.sk coll.sk >all.sk
 	skidx -d kept.idx | cmp - all.sk
+}
+
+# A state of version 3 whose index is of version 1, as neardup wrote it
+# before: its queries are answered, and an addition writes it anew.
+@test "neardup: a state whose index is of version 1 is queried, and written anew by -a" {
+	local len
+	mkdir docs
+	seq -s ' ' 1000 1150 >docs/p1.txt
+	neardup -o st docs >/dev/null
+	cp "$BATS_TEST_DIRNAME/ref/skidx1.idx" st/current/index
+	len=$(wc -c <st/current/index | tr -d ' ')
+	# (its sketches have 16 hashes)
+	sed "s/^index .*/index $len/; s/^size .*/size 16/" st/current/params >params.new
+	mv params.new st/current/params
+	skidx -d st/current/index >kept
+	check 0 '' '' neardup -q st docs
+	seq -s ' ' 1000 1140 >q.txt
+	run --separate-stderr neardup -a st q.txt
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "" ]
+	check 0 '\211SKIDX2\n' '' head -c 8 st/current/index
+	run --separate-stderr ndstate -d st
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 11 ]
+	[ "$(printf '%s\n' "${lines[@]:0:10}")" = "$(cat kept)" ]
+	[ "$(printf '%s\n' "${lines[10]}" | cut -f 1)" = q.txt ]
+	docsplit -f docs/p1.txt | htmltext | sketch -n 16 >p1.sk
+	ndstate -d st >all.sk
+	simjoin -q p1.sk all.sk >want
+	check 0 'docs/p1.txt\tq.txt\t0.9508\n' '' cat want
+	cmpout 0 want /dev/null neardup -q st docs
 }
 
 @test "neardup -a on an index: a SIGKILL at any point leaves the old state or the new one; readers all along" {
