@@ -730,7 +730,8 @@ main(int argc, char *argv[])
 		ret |= listdelim >= 0 ? readlist(*argv) : dopath(*argv, *argv);
 	flushout();
 	if (doc.verbose && (doc.nbinary || doc.nrecskip))
-		weprintf("%ju binary files skipped, %ju WARC records skipped", doc.nbinary, doc.nrecskip);
+		weprintf("%ju binary file%s skipped, %ju WARC record%s skipped", doc.nbinary,
+		    doc.nbinary == 1 ? "" : "s", doc.nrecskip, doc.nrecskip == 1 ? "" : "s");
 	ret |= fshut(stdout, "<stdout>");
 	for (c = 0; (unsigned)c < deal_out.parts; c++) {
 		ret |= fshut(deal_out.fp[c], deal_out.name[c]);

@@ -99,7 +99,7 @@ bad() {
 	printf 'x' >"d/$name"
 	printf '\0\1\2' >"d/$name.bin"
 	check 0 "d/$esc\tx\n" "docsplit: d/$esc.bin: binary, skipped
-docsplit: 1 binary files skipped, 0 WARC records skipped\n" docsplit -vf d
+docsplit: 1 binary file skipped, 0 WARC records skipped\n" docsplit -vf d
 	# a list of -0 keeps the line break in the path
 	printf 'd/%s\0%s\0' "$name" "$name" >list
 	check 1 "d/$esc\tx\n" "docsplit: $esc: No such file or directory\n" docsplit -0f list
