@@ -32,7 +32,12 @@
 #define FLUSHAT		(1 << 20)
 #define HCNTMAX		0xff	/* an inline count this large is looked up (XCNT) */
 #define PREFIXBITS	5	/* a posting: its document << PREFIXBITS | the hash's place */
-#define POSTNARROW	((uint64_t)1 << (32 - PREFIXBITS))	/* fewer documents: 4-byte postings */
+/*
+ * A segment's bounds, so that a reference (a place in HV, a posting) and
+ * a directory's entry take 4 bytes: its hashes, and its documents.
+ */
+#define SEGHASHMAX	UINT32_MAX
+#define SEGDOCMAX	(((uint64_t)1 << (32 - PREFIXBITS)) - 1)
 
 _Static_assert(JOIN_PREFIX <= 1 << PREFIXBITS, "a posting's place of a hash fits its bits");
 
@@ -46,9 +51,9 @@ _Static_assert(JOIN_PREFIX <= 1 << PREFIXBITS, "a posting's place of a hash fits
  * The maps: sorted records with a directory on the top bits of their
  * key. The key is in the record (8 bytes, then a 4-byte value but in the
  * reach lists), or, in POST and COUNT, found from it: the record is a
- * reference (4 bytes, or 8 in a large segment) to the hash in HV, then
- * the key's 8 bits below the directory's, which spare a search most of
- * the references it would follow.
+ * reference (4 bytes) to the hash in HV, then the key's 8 bits below the
+ * directory's, which spare a search most of the references it would
+ * follow.
  */
 enum { M_ID, M_DIGEST, M_POST, M_COUNT, M_RADD, M_RREM, M_XCNT, NMAP };
 #define NMAP1		M_XCNT	/* the maps of a version 1 segment */
@@ -129,23 +134,13 @@ forged(const struct skidx *x)
 	w->said = 1;
 }
 
-/* Record i's reference (K_HV, K_POST: 4 or 8 bytes) or, inline, its 4-byte value. */
-static uint64_t
+/* Record i's reference (K_HV, K_POST) or, inline, its value. */
+static uint32_t
 mapref(const struct map *m, uint64_t i)
 {
-	const unsigned char *p = m->rec + i * m->w;
-	uint64_t r;
 	uint32_t v;
 
-	if (m->kind == K_INLINE) {
-		memcpy(&v, p + 8, 4);
-		return v;
-	}
-	if (m->w == 9) {
-		memcpy(&r, p, 8);
-		return r;
-	}
-	memcpy(&v, p, 4);
+	memcpy(&v, m->rec + i * m->w + (m->kind == K_INLINE ? 8 : 0), 4);
 	return v;
 }
 
@@ -319,19 +314,6 @@ section(const struct skidx *x, uint64_t start, uint64_t end, uint64_t off, uint6
 	return off >= x->hdrsize && off % 8 == 0 && off <= lim && (w == 0 || n <= (lim - off) / w);
 }
 
-/* The bytes of a reference to a place in HV, of a posting. */
-static unsigned
-hvwidth(uint64_t nhv)
-{
-	return nhv <= UINT32_MAX ? 4 : 8;
-}
-
-static unsigned
-postwidth(uint64_t ndocs)
-{
-	return ndocs < POSTNARROW ? 4 : 8;
-}
-
 /* Check segment s at [start, end) and find its sections (s->h is set by the caller). */
 static int
 openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
@@ -349,6 +331,7 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 	}
 	if (memcmp(h->magic, x->version == 1 ? SEG_MAGIC1 : SEG_MAGIC, 8) || h->end != end ||
 	    h->ndocs >= UINT32_MAX || h->size > SK_MAXSIZE || h->ncut > h->ndocs ||
+	    (x->version > 1 && (h->ndocs > SEGDOCMAX || h->nhv > SEGHASHMAX)) ||
 	    !section(x, start, end, h->hoff, h->ndocs + 1, 8) ||
 	    !section(x, start, end, h->idoff, h->ndocs + 1, 8) ||
 	    !section(x, start, end, h->nsh, h->ndocs, 8) ||
@@ -371,10 +354,10 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 		w = m == M_RADD || m == M_RREM ? 8 : 12;
 		if (x->version > 1 && m == M_POST) {
 			kind = K_POST;
-			w = postwidth(h->ndocs) + 1;
+			w = 5;
 		} else if (x->version > 1 && m == M_COUNT) {
 			kind = K_HV;
-			w = hvwidth(h->nhv) + 1;
+			w = 5;
 		}
 		if (m >= nmap) {
 			/* a version 1 segment has no XCNT: an empty map */
@@ -1584,7 +1567,7 @@ writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl
 	}
 	runs_sort(r);
 	dealbegin(&dl, sh->nhv);
-	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, 0, hvwidth(sh->nhv));
+	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, 0, 4);
 	for (more = runs_next(r, &k, &v); more;) {
 		/* a hash's records: its change, then its places */
 		for (h = k, t = 0, n = 0; more && k == h; more = runs_next(r, &k, &v)) {
@@ -1633,7 +1616,7 @@ writepost(struct wr *w, struct maphdr *h, uint64_t seg, struct join *b)
 			runs_add(r, s.h[m], (uint64_t)d << PREFIXBITS | m);
 		n += nprefix(&s);
 	}
-	writemap(w, h, seg, r, n, 0, postwidth(nb));
+	writemap(w, h, seg, r, n, 0, 4);
 }
 
 /* The file's header, for a new index: a key drawn for it (its maps' placement). */
@@ -1664,6 +1647,15 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 
 	if (x && x->version != SKIDX_VERSION) {
 		weprintf("%s: an index of version %u: to be written anew", escname(name), x->version);
+		return 0;
+	}
+	for (d = 0, v = 0; d < nb; d++) {
+		join_sketch(b, (uint32_t)d, &s);
+		v += s.n;
+	}
+	if (nb > SEGDOCMAX || v > SEGHASHMAX) {
+		weprintf("%s: a segment of %zu documents and %ju hashes: at most %ju and %ju",
+		    escname(name), nb, (uintmax_t)v, (uintmax_t)SEGDOCMAX, (uintmax_t)SEGHASHMAX);
 		return 0;
 	}
 	if (plan(&pl, x, b, 0) < 0) {
