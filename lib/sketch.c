@@ -6,6 +6,7 @@
 #include "pagerec.h"
 #include "siphash.h"
 #include "sketch.h"
+#include "swar.h"
 #include "util.h"
 
 #define SK_P	0x9e3779b97f4a7c15u
@@ -388,28 +389,11 @@ skb_end(struct skbuild *b, struct sketch *s)
 	return ret;
 }
 
-static const char hexdigit[] = "0123456789abcdef";
-
-/* hexnum[c]: the value of lowercase hex digit c, 16 for any other byte. */
-static unsigned char hexnum[256];
-
-static void
-inithexnum(void)
-{
-	int c;
-
-	for (c = 0; c < 256; c++)
-		hexnum[c] = 16;
-	for (c = 0; c < 16; c++)
-		hexnum[(unsigned char)hexdigit[c]] = (unsigned char)c;
-}
-
 void
 sketch_write(struct obuf *out, const struct sketch *s)
 {
 	char *p;
 	unsigned i;
-	int j;
 
 	obuf_add(out, s->id, s->idlen);
 	obuf_addc(out, '\t');
@@ -419,8 +403,10 @@ sketch_write(struct obuf *out, const struct sketch *s)
 	for (i = 0; i < s->n; i++) {
 		if (i)
 			*p++ = ' ';
-		for (j = 60; j >= 0; j -= 4)
-			*p++ = hexdigit[s->h[i] >> j & 15];
+		/* 16 digits, by halves of 8 */
+		swar_store8(p, swar_tohex8((uint32_t)(s->h[i] >> 32)));
+		swar_store8(p + 8, swar_tohex8((uint32_t)s->h[i]));
+		p += 16;
 	}
 	*p++ = '\n';
 	out->n = (size_t)(p - out->p);
@@ -431,12 +417,9 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 {
 	char *end = line + n, *tab, *p;
 	const char *err;
+	int64_t hi, lo;
 	uint64_t v;
-	unsigned d;
-	int j;
 
-	if (hexnum[0] == 0)
-		inithexnum();
 	if (!(tab = memchr(line, '\t', n))) {
 		rdr_warn(r, "no TAB after the ID");
 		return -1;
@@ -465,12 +448,13 @@ sketch_parse(struct rdr *r, char *line, size_t n, struct sketch *s, uint64_t *h)
 			goto bad;
 		if (end - p < 16 || s->n == SK_MAXSIZE)
 			goto bad;
-		v = 0;
-		for (j = 0; j < 16; j++) {
-			if ((d = hexnum[(unsigned char)*p++]) > 15)
-				goto bad;
-			v = v << 4 | d;
-		}
+		/* 16 digits, by halves of 8 */
+		hi = swar_hex8(swar_load8((const unsigned char *)p));
+		lo = swar_hex8(swar_load8((const unsigned char *)p + 8));
+		if (hi < 0 || lo < 0)
+			goto bad;
+		v = (uint64_t)hi << 32 | (uint64_t)lo;
+		p += 16;
 		if (s->n > 0 && v <= h[s->n - 1])
 			goto bad;
 		h[s->n++] = v;

@@ -57,6 +57,40 @@ swar_number(uint64_t d)
 	return (d * 10000 + (d >> 32)) & UINT64_C(0xffffffff);
 }
 
+/*
+ * The number the 8 lowercase hex digits of v make, the first (most
+ * significant) in the low byte, or -1 if a byte is not one (0-9, a-f):
+ * each digit's value, then pairs, fours and all eight packed by shifts.
+ */
+static inline int64_t
+swar_hex8(uint64_t v)
+{
+	uint64_t x = v & SWAR_ONES * 0x7f, letters, d;
+
+	letters = (x + SWAR_ONES * 0x1f) & ~(x + SWAR_ONES * 0x19) & ~v & SWAR_HIGHS;
+	if ((swar_digits(v) | letters) != SWAR_HIGHS)
+		return -1;
+	d = (v & SWAR_ONES * 0x0f) + (letters >> 7) * 9;
+	d = (d << 4 | d >> 8) & UINT64_C(0x00ff00ff00ff00ff);
+	d = (d << 8 | d >> 16) & UINT64_C(0x0000ffff0000ffff);
+	return (int64_t)((d << 16 | d >> 32) & UINT64_C(0xffffffff));
+}
+
+/*
+ * The 8 lowercase hex digits of the 32-bit x, the first (most
+ * significant) in the low byte: swar_hex8 backwards, then each digit's
+ * ASCII code.
+ */
+static inline uint64_t
+swar_tohex8(uint32_t x)
+{
+	uint64_t d = (uint64_t)(x >> 16) | (uint64_t)(x & 0xffff) << 32;
+
+	d = (d >> 8 & UINT64_C(0x000000ff000000ff)) | (d & UINT64_C(0x000000ff000000ff)) << 16;
+	d = (d >> 4 & UINT64_C(0x000f000f000f000f)) | (d & UINT64_C(0x000f000f000f000f)) << 8;
+	return d + SWAR_ONES * 0x30 + (((d + SWAR_ONES * 0x76) & SWAR_HIGHS) >> 7) * 0x27;
+}
+
 /* The index of the byte whose high bit is the lowest bit set in b (b != 0, marks only). */
 static inline size_t
 swar_first(uint64_t b)

@@ -170,6 +170,34 @@ setup() {
 	check 0 'a\\tb\ta\\tb\nc\\\\d\ta\\tb\n' '' simjoin -g e.sk
 }
 
+# The hashes are read 8 digits at a time: every byte that is not a
+# lowercase hex digit is refused, wherever it stands in either half.
+@test "simjoin: a hash of any byte but 0-9 and a-f is refused, at each place" {
+	awk 'BEGIN {
+		for (b = 1; b < 256; b++) {
+			if (b == 9 || b == 10 || b == 13 || (b >= 48 && b <= 57) || (b >= 97 && b <= 102))
+				continue
+			for (i = 0; i < 4; i++) {
+				at = i == 0 ? 0 : i == 1 ? 7 : i == 2 ? 8 : 15
+				h = "0123456789abcdef"
+				printf "x%d_%d\t1\t%s%c%s\n", b, at, substr(h, 1, at), b, substr(h, at + 2)
+			}
+		}
+	}' >bad.sk
+	run --separate-stderr simjoin bad.sk
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "${#stderr_lines[@]}" -eq 11 ]
+	[ "${stderr_lines[0]}" = "simjoin: bad.sk:1: $badlist" ]
+	[ "${stderr_lines[10]}" = "simjoin: bad.sk: 944 bad records, the first 10 said" ]
+	# each digit at each place is read
+	printf 'a\t3\t0123456789abcdef 89abcdef01234567 fedcba9876543210\nb\t3\t0123456789abcdef 89abcdef01234567 fedcba9876543210\n' >good.sk
+	check 0 'a\tb\t1.0000\n' '' simjoin -m 1 good.sk
+	# and written back (skidx -d writes the records it kept)
+	skidx -o good.idx good.sk >/dev/null
+	cmpout 0 good.sk /dev/null skidx -d good.idx
+}
+
 @test "simjoin: CRLF records" {
 	sed 's/$/\r/' w.sk >crlf.sk
 	check 0 'A\tB\t0.8095\n' '' simjoin crlf.sk
