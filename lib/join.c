@@ -834,6 +834,36 @@ countshared(struct join *j, const unsigned char *repeat)
 		sharedindex(j);
 }
 
+/*
+ * For each count c up to JOIN_ONEMAX, the hash up to which a hash of c
+ * sketches weighs 1: the weight grows with the sketches that can hold it
+ * (n of the reaches, n - below), so with below the most for which it is 1,
+ * found by a search of join_weight itself, any hash up to reach[below]
+ * has no more reaches below it and weighs 1 too.
+ */
+static void
+weighsone(struct join *j, size_t n)
+{
+	size_t lo, hi, mid;
+	unsigned c;
+
+	j->weighsmask = 0;
+	for (c = 1; c <= JOIN_ONEMAX; c++) {
+		/* the most below in [0, n) for which it weighs 1, or none */
+		for (lo = 0, hi = n; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if (join_weight(j->opt.rarity, c, j->ndistinct, j->ndistinct - mid) == 1)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0) {
+			j->weighsone[c] = j->reach[lo - 1];
+			j->weighsmask |= (uint32_t)1 << c;
+		}
+	}
+}
+
 /* The distinct sketches' largest hashes, sorted, for the weights. */
 static void
 reachsort(struct join *j, const unsigned char *repeat)
@@ -857,6 +887,7 @@ reachsort(struct join *j, const unsigned char *repeat)
 			d++;
 		j->reachidx[b] = (uint32_t)d;
 	}
+	weighsone(j, n);
 }
 
 void
@@ -952,6 +983,8 @@ weight(struct join *j, size_t d, unsigned k, uint64_t h)
 	if (rarity == 0)
 		return 1;
 	n = count(j, d, k, h);
+	if (n <= JOIN_ONEMAX && (j->weighsmask >> n & 1) && h <= j->weighsone[n])
+		return 1;
 	/* a bound of the sketches below h that weighs 1 already spares the search */
 	if (j->ext && j->ext->bound && (b = j->ext->bound(j->ext->ctx, h)) < j->ndistinct &&
 	    join_weight(rarity, n, j->ndistinct, j->ndistinct - b) == 1)

@@ -53,6 +53,7 @@
 #define JOIN_DOCCOST	8	/* a document's cost to verifypar's chunks, in pairs */
 #define JOIN_WEIGHALL	32	/* pairs a document foretold that make verifypar weigh all first */
 #define JOIN_PARMIN	64	/* documents that verifypar verifies at least */
+#define JOIN_ONEMAX	16	/* counts whose weight of 1 a bound of the hash tells */
 
 struct join_win {
 	void *map;		/* the file's bytes mapped, maplen of them */
@@ -159,6 +160,13 @@ struct join {
 	uint64_t *reach;	/* each distinct sketch's largest hash it could hold, sorted */
 	uint32_t *reachidx;	/* where each bucket of hashes starts in reach */
 	unsigned reachbits;	/* 2^reachbits buckets, about one a sketch */
+	/*
+	 * weighsone[c]: a hash held by c sketches (1 <= c <= JOIN_ONEMAX)
+	 * weighs 1 if it is at most this, whatever the search of reach
+	 * would find (reachsort)
+	 */
+	uint64_t weighsone[JOIN_ONEMAX + 1];
+	uint32_t weighsmask;	/* bit c: weighsone[c] is one */
 	const struct join_df *ext;	/* the counts, from elsewhere (join_setdf) */
 };
 
