@@ -6,6 +6,7 @@
 
 #include "html_entities.h"
 #include "html_int.h"
+#include "swar.h"
 
 _Static_assert(TAG_N <= 128, "nopen has a slot per tag");
 
@@ -1262,6 +1263,28 @@ pay(struct rend *r)
 	r->nl = r->sep = r->trailnl = 0;
 }
 
+/*
+ * The first byte from w on that may end a run of words one space apart
+ * (or e): 8 bytes at a time, passing those of 0x21 and up and spaces
+ * followed by one; a byte below 0x20, or a space before one below 0x21,
+ * is looked at by the caller.
+ */
+static const char *
+runend(const char *w, const char *e)
+{
+	const unsigned char *p = (const unsigned char *)w;
+	uint64_t v, stop;
+
+	for (; e - (const char *)p >= 9; p += 8) {
+		v = swar_load8(p);
+		stop = swar_below(v, 0x20) |
+		    (swar_below(v, 0x21) & ~swar_below(v, 0x20) & swar_below(swar_load8(p + 1), 0x21));
+		if (stop)
+			return (const char *)p + swar_first(stop);
+	}
+	return (const char *)p;
+}
+
 static void
 rendtext(struct rend *r, const char *s, size_t n, int pre)
 {
@@ -1301,10 +1324,12 @@ rendtext(struct rend *r, const char *s, size_t n, int pre)
 		 * words one space apart come out as they are: copied as one
 		 * run, not a word at a time
 		 */
-		for (w = s; w < e; w++)
-			if (isws((unsigned char)*w) &&
+		for (w = s; w < e; w++) {
+			w = runend(w, e);
+			if (w < e && isws((unsigned char)*w) &&
 			    (*w != ' ' || w + 1 == e || isws((unsigned char)w[1])))
 				break;
+		}
 		pay(r);
 		obuf_add(r->out, s, (size_t)(w - s));
 		s = w;

@@ -44,6 +44,15 @@ swar_digits(uint64_t v)
 	return (x + SWAR_ONES * 0x50) & ~(x + SWAR_ONES * 0x46) & ~v & SWAR_HIGHS;
 }
 
+/* The marks of the bytes of v below n (n at most 0x80; exact, no carry between bytes). */
+static inline uint64_t
+swar_below(uint64_t v, unsigned n)
+{
+	uint64_t x = v & SWAR_ONES * 0x7f;
+
+	return ~(x + SWAR_ONES * (0x80 - n)) & ~v & SWAR_HIGHS;
+}
+
 /*
  * The number the 8 digits of d make, each byte a digit's value (0 to 9),
  * the first (most significant) in the low byte: pairs, then fours, then
