@@ -25,12 +25,10 @@
 #define END_MAGIC	"\211SKEND1\n"
 #define ORDER		UINT64_C(0x0102030405060708)
 #define RUNMAX		((size_t)1 << 18)	/* records a map sorts in memory: 8 MB */
-#define CHUNK		((uint64_t)1 << 20)	/* HCNT entries made in memory at once */
-#define DEALBUF		512	/* words dealt to a chunk of HCNT before they are written */
 #define DIRBUF		16384	/* entries of a map's directory held in memory */
 #define DIRBITSMAX	24	/* a map's directory: at most 2^24 buckets */
 #define FLUSHAT		(1 << 20)
-#define HCNTMAX		0xff	/* an inline count this large is looked up (XCNT) */
+#define CNTMAX		0xff	/* a count of COUNT this large is in XCNT */
 #define PREFIXBITS	5	/* a posting: its document << PREFIXBITS | the hash's place */
 /*
  * A segment's bounds, so that a reference (a place in HV, a posting) and
@@ -50,14 +48,15 @@ _Static_assert(JOIN_PREFIX <= 1 << PREFIXBITS, "a posting's place of a hash fits
 /*
  * The maps: sorted records with a directory on the top bits of their
  * key. The key is in the record (8 bytes, then a 4-byte value but in the
- * reach lists), or, in POST and COUNT, found from it: the record is a
- * reference (4 bytes) to the hash in HV, then the key's 8 bits below the
- * directory's, which spare a search most of the references it would
+ * reach lists); in COUNT, the key's bits below the directory's (the
+ * bytes they take), then a 1-byte count; in POST, found from the record:
+ * a reference (4 bytes) to the hash in HV, then the key's 8 bits below
+ * the directory's, which spare a search most of the references it would
  * follow.
  */
 enum { M_ID, M_DIGEST, M_POST, M_COUNT, M_RADD, M_RREM, M_XCNT, NMAP };
 #define NMAP1		M_XCNT	/* the maps of a version 1 segment */
-enum { K_INLINE, K_HV, K_POST };	/* a key in the record, a place in HV, a posting */
+enum { K_INLINE, K_LOW, K_POST };	/* a key in the record, its low bits, a posting */
 
 struct maphdr {
 	uint64_t n, bits, rec, dir;	/* records; directory bits; offsets */
@@ -73,7 +72,8 @@ struct seghdr {
 	uint64_t prev, end;	/* 1 if a segment comes before it, else 0; past its end */
 	uint64_t ndocs, nhv, nid, ndead, size, ncut;
 	int64_t ndistinct;	/* the change to the number of distinct sketches */
-	uint64_t hoff, idoff, nsh, hv, ids, dead, hcnt;	/* offsets in the segment */
+	uint64_t hoff, idoff, nsh, hv, ids, dead;	/* offsets in the segment */
+	uint64_t hcnt;		/* version 1's HCNT; 0 */
 	struct maphdr map[NMAP];
 	uint32_t whole[SK_MAXSIZE + 2];	/* its whole sketches, by number of hashes */
 };
@@ -98,7 +98,6 @@ struct seg {
 	const struct seghdr *h;	/* &hdr */
 	uint64_t base;		/* the number of its first document */
 	const uint64_t *hoff, *idoff, *nsh, *hv, *dead;
-	const unsigned char *hcnt;	/* each hash's count as of this segment; HCNTMAX: XCNT */
 	const char *ids;
 	struct map map[NMAP];
 };
@@ -134,7 +133,7 @@ forged(const struct skidx *x)
 	w->said = 1;
 }
 
-/* Record i's reference (K_HV, K_POST) or, inline, its value. */
+/* Record i's reference (K_POST) or, inline, its value. */
 static uint32_t
 mapref(const struct map *m, uint64_t i)
 {
@@ -142,6 +141,47 @@ mapref(const struct map *m, uint64_t i)
 
 	memcpy(&v, m->rec + i * m->w + (m->kind == K_INLINE ? 8 : 0), 4);
 	return v;
+}
+
+/* The bytes of the bits of a key below a directory of bits bits. */
+static unsigned
+lowbytes(unsigned bits)
+{
+	return (64 - bits + 7) / 8;
+}
+
+/* The bits of k below a directory of bits bits. */
+static uint64_t
+lowbits(unsigned bits, uint64_t k)
+{
+	return bits ? k & (UINT64_MAX >> bits) : k;
+}
+
+/* Record i's low bits of its key (K_LOW), little-endian in its first bytes. */
+static uint64_t
+maplow(const struct map *m, uint64_t i)
+{
+	const unsigned char *p = m->rec + i * m->w;
+	uint64_t v = 0;
+	unsigned k;
+
+	for (k = lowbytes(m->bits); k-- > 0;)
+		v = v << 8 | p[k];
+	return v;
+}
+
+/* The records of k's bucket: [*lo, *hi), clamped to the map. */
+static void
+mapbucket(const struct map *m, uint64_t k, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t b = m->bits ? k >> (64 - m->bits) : 0;
+
+	*lo = m->dir[b];
+	*hi = m->dir[b + 1];
+	if (*hi > m->n)
+		*hi = m->n;
+	if (*lo > *hi)
+		*lo = *hi;
 }
 
 /*
@@ -154,9 +194,6 @@ mapkey(const struct map *m, uint64_t i)
 	uint64_t k, r, d, h0, h1;
 
 	switch (m->kind) {
-	case K_HV:
-		r = mapref(m, i);
-		return r < m->nhv ? m->hv[r] : UINT64_MAX;
 	case K_POST:
 		r = mapref(m, i);
 		d = r >> PREFIXBITS;
@@ -179,14 +216,25 @@ keyfp(unsigned bits, uint64_t k)
 	return (unsigned)(k >> (56 - bits)) & 0xff;
 }
 
-/* Whether record i's key is below k (cmp < 0), equals it (cmp 0). */
+/*
+ * Whether record i's key is below k (cmp < 0), equals it (cmp 0). A
+ * record of low bits is in k's bucket or not, by its place.
+ */
 static int
 mapcmp(const struct map *m, uint64_t i, uint64_t k)
 {
-	uint64_t r;
+	uint64_t r, lo, hi;
 	unsigned f, g;
 
-	if (m->kind != K_INLINE) {
+	if (m->kind == K_LOW) {
+		mapbucket(m, k, &lo, &hi);
+		if (i < lo || i >= hi)
+			return i < lo ? -1 : 1;
+		r = maplow(m, i);
+		k = lowbits(m->bits, k);
+		return (r > k) - (r < k);
+	}
+	if (m->kind == K_POST) {
 		f = m->rec[(i + 1) * m->w - 1];
 		g = keyfp(m->bits, k);
 		if (f != g)
@@ -196,10 +244,12 @@ mapcmp(const struct map *m, uint64_t i, uint64_t k)
 	return (r > k) - (r < k);
 }
 
-/* Record i's value: a document (ID, DIGEST, POST), a place in HV (COUNT), a count (XCNT). */
+/* Record i's value: a document (ID, DIGEST, POST), a count (COUNT, XCNT). */
 static uint64_t
 mapval(const struct map *m, uint64_t i)
 {
+	if (m->kind == K_LOW)
+		return m->rec[(i + 1) * m->w - 1];
 	return m->kind == K_POST ? mapref(m, i) >> PREFIXBITS : mapref(m, i);
 }
 
@@ -211,12 +261,9 @@ mapval(const struct map *m, uint64_t i)
 static uint64_t
 maplower(const struct map *m, uint64_t k)
 {
-	uint64_t b = m->bits ? k >> (64 - m->bits) : 0, lo = m->dir[b], hi = m->dir[b + 1], mid;
+	uint64_t lo, hi, mid;
 
-	if (hi > m->n)
-		hi = m->n;
-	if (lo > hi)
-		lo = hi;
+	mapbucket(m, k, &lo, &hi);
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (mapcmp(m, mid, k) < 0)
@@ -338,7 +385,7 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 	    !section(x, start, end, h->hv, h->nhv, 8) ||
 	    !section(x, start, end, h->ids, h->nid, 1) ||
 	    !section(x, start, end, h->dead, h->ndead, 8) ||
-	    !section(x, start, end, h->hcnt, h->nhv, x->version == 1 ? 2 : 1))
+	    (x->version == 1 && !section(x, start, end, h->hcnt, h->nhv, 2)))
 		return -1;
 	s->hoff = (const uint64_t *)(b + h->hoff);
 	s->idoff = (const uint64_t *)(b + h->idoff);
@@ -346,7 +393,6 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 	s->hv = (const uint64_t *)(b + h->hv);
 	s->ids = (const char *)(b + h->ids);
 	s->dead = (const uint64_t *)(b + h->dead);
-	s->hcnt = b + h->hcnt;
 	for (m = 0; m < NMAP; m++) {
 		const struct maphdr *mh = &h->map[m];
 
@@ -356,8 +402,8 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 			kind = K_POST;
 			w = 5;
 		} else if (x->version > 1 && m == M_COUNT) {
-			kind = K_HV;
-			w = 5;
+			kind = K_LOW;
+			w = mh->bits <= DIRBITSMAX ? lowbytes((unsigned)mh->bits) + 1 : 1;
 		}
 		if (m >= nmap) {
 			/* a version 1 segment has no XCNT: an empty map */
@@ -862,28 +908,21 @@ struct counts {
 
 /*
  * Whether segment sg states the count of hash h once it is added: its
- * COUNT map refers to h in its HV (the count in HCNT, or XCNT if that
- * is HCNTMAX), or XCNT holds it (a hash of sketches gone only). 1 and
- * the count in *c, or 0.
+ * COUNT map holds h, with the count (HCNTMAX or more: the count in
+ * XCNT). 1 and the count in *c, or 0.
  */
 static int
 segcount(const struct seg *sg, uint64_t h, uint64_t *c)
 {
 	const struct map *m = &sg->map[M_COUNT], *xm = &sg->map[M_XCNT];
-	uint64_t i = maplower(m, h), r;
+	uint64_t i = maplower(m, h);
 
-	if (i < m->n && mapcmp(m, i, h) == 0) {
-		r = mapval(m, i);
-		if (r < sg->h->nhv && sg->hcnt[r] < HCNTMAX) {
-			*c = sg->hcnt[r];
-			return 1;
-		}
-	}
-	if ((i = maplower(xm, h)) < xm->n && mapcmp(xm, i, h) == 0) {
+	if (i >= m->n || mapcmp(m, i, h) != 0)
+		return 0;
+	*c = mapval(m, i);
+	if (*c == CNTMAX && (i = maplower(xm, h)) < xm->n && mapcmp(xm, i, h) == 0)
 		*c = mapval(xm, i);
-		return 1;
-	}
-	return 0;
+	return 1;
 }
 
 /*
@@ -908,9 +947,10 @@ cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 	const struct skidx *x = pl->x;
 	const struct seg *sd;
 	size_t i, lo, hi;
-	uint64_t li, kept, c;
+	uint64_t li, kept;
 	int64_t t = 0;
 
+	(void)k;	/* the hash is looked up by its value */
 	if (hfilter_has(&pl->seen, h)) {
 		lo = pl->cdir[h >> (64 - pl->cbits)];
 		hi = pl->cdir[(h >> (64 - pl->cbits)) + 1];
@@ -919,12 +959,10 @@ cdf(void *ctx, size_t d, unsigned k, uint64_t h)
 			t = pl->cv[i];
 	}
 	if (d < pl->nsel) {
-		/* a kept document's hash: its count as of its segment, unless a later one states it */
+		/* a kept document's hash: its segment, or a later one, states its count */
 		sd = segof(x, pl->sel[d], &li);
-		if (keptcount(x, (unsigned)(sd - x->seg) + 1, h, &c))
-			kept = c;
-		else if ((kept = sd->hcnt[sd->hoff[li] + k]) == HCNTMAX && segcount(sd, h, &c))
-			kept = c;
+		if (!keptcount(x, (unsigned)(sd - x->seg), h, &kept))
+			kept = 0;
 	} else if (!keptcount(x, 0, h, &kept)) {
 		kept = 0;
 	}
@@ -1306,16 +1344,17 @@ struct mapw {
 	uint32_t *dir;		/* starts not written yet */
 	size_t ndir;
 	FILE *tmp;		/* the starts before them, or NULL */
-	unsigned keyw, valw;	/* the bytes of a record's key (8 or 0) and value (0, 4, 8) */
+	unsigned kind;		/* K_INLINE, K_LOW, K_POST */
+	unsigned valw;		/* the bytes of a record's value (0, 1, 4) */
 };
 
 static void
 mapbegin(struct mapw *mw, struct wr *w, struct maphdr *h, uint64_t seg, uint64_t nmax,
-    unsigned keyw, unsigned valw)
+    unsigned kind, unsigned valw)
 {
 	mw->h = h;
 	mw->seg = seg;
-	mw->keyw = keyw;
+	mw->kind = kind;
 	mw->valw = valw;
 	mw->next = 0;
 	mw->ndir = 0;
@@ -1343,25 +1382,34 @@ mapstarts(struct mapw *mw, uint64_t b)
 }
 
 /*
- * A record of key k and value v; a reference's key is not written, but
- * places it, and its 8 bits below the directory's follow it.
+ * A record of key k and value v: the key whole (K_INLINE), its bits below
+ * the directory's (K_LOW), or none, a reference v placed by it, and its 8
+ * bits below the directory's after v (K_POST).
  */
 static void
 mapadd(struct mapw *mw, struct wr *w, uint64_t k, uint64_t v)
 {
+	unsigned bits = (unsigned)mw->h->bits, i, n;
+	unsigned char b[8];
 	uint32_t v32 = (uint32_t)v;
-	unsigned char fp;
 
-	mapstarts(mw, mw->h->bits ? k >> (64 - mw->h->bits) : 0);
-	if (mw->keyw)
+	mapstarts(mw, bits ? k >> (64 - bits) : 0);
+	if (mw->kind == K_INLINE) {
 		wadd(w, &k, 8);
-	if (mw->valw == 4)
+	} else if (mw->kind == K_LOW) {
+		for (i = 0, n = lowbytes(bits); i < n; i++)
+			b[i] = (unsigned char)(lowbits(bits, k) >> 8 * i);
+		wadd(w, b, n);
+	}
+	if (mw->valw == 4) {
 		wadd(w, &v32, 4);
-	else if (mw->valw == 8)
-		wadd(w, &v, 8);
-	if (!mw->keyw) {
-		fp = (unsigned char)keyfp((unsigned)mw->h->bits, k);
-		wadd(w, &fp, 1);
+	} else if (mw->valw == 1) {
+		b[0] = (unsigned char)v;
+		wadd(w, b, 1);
+	}
+	if (mw->kind == K_POST) {
+		b[0] = (unsigned char)keyfp(bits, k);
+		wadd(w, b, 1);
 	}
 	mw->h->n++;
 }
@@ -1395,17 +1443,17 @@ mapend(struct mapw *mw, struct wr *w)
 
 /*
  * Write the records of r, sorted, as a map (of nmax records at most: its
- * directory's size) of 8-byte keys, or none, and valw-byte values.
+ * directory's size) of the kind of keys and valw-byte values.
  */
 static void
 writemap(struct wr *w, struct maphdr *h, uint64_t seg, struct runs *r, uint64_t nmax,
-    unsigned keyw, unsigned valw)
+    unsigned kind, unsigned valw)
 {
 	struct mapw mw;
 	uint64_t k, v;
 
 	runs_sort(r);
-	mapbegin(&mw, w, h, seg, nmax, keyw, valw);
+	mapbegin(&mw, w, h, seg, nmax, kind, valw);
 	while (runs_next(r, &k, &v))
 		mapadd(&mw, w, k, v);
 	mapend(&mw, w);
@@ -1419,143 +1467,42 @@ writekeys(struct wr *w, struct maphdr *h, uint64_t seg, const uint64_t *k, size_
 	struct mapw mw;
 	size_t i;
 
-	mapbegin(&mw, w, h, seg, n, 8, 0);
+	mapbegin(&mw, w, h, seg, n, K_INLINE, 0);
 	for (i = 0; i < n; i++)
 		mapadd(&mw, w, k[i], 0);
 	mapend(&mw, w);
 }
 
 /*
- * The entries of HCNT, made in the order of the hashes and written in
- * the order of the documents: dealt to chunks of CHUNK entries in a
- * scratch file (DEALBUF of each buffered), then each chunk made whole in
- * memory; one chunk is made in memory at once.
- */
-struct deal {
-	uint64_t n;		/* entries */
-	size_t nchunk;
-	unsigned char *cnt;	/* a chunk */
-	FILE *tmp;
-	uint64_t *buf;		/* DEALBUF words a chunk: place << 16 | entry */
-	size_t *nbuf;
-	uint64_t *at;		/* the words of each chunk in tmp */
-};
-
-static void
-dealbegin(struct deal *dl, uint64_t n)
-{
-	memset(dl, 0, sizeof *dl);
-	dl->n = n;
-	dl->nchunk = (size_t)((n + CHUNK - 1) / CHUNK);
-	dl->cnt = ereallocarray(NULL, n < CHUNK ? (size_t)n + 1 : CHUNK, sizeof *dl->cnt);
-	if (dl->nchunk <= 1)
-		return;
-	dl->tmp = etmpfile();
-	dl->buf = ereallocarray(NULL, dl->nchunk, DEALBUF * sizeof *dl->buf);
-	dl->nbuf = ecalloc(dl->nchunk, sizeof *dl->nbuf);
-	dl->at = ecalloc(dl->nchunk, sizeof *dl->at);
-}
-
-/* The words buffered for chunk k to the file, after its others. */
-static void
-dealflush(struct deal *dl, size_t k)
-{
-	off_t off = (off_t)(((uint64_t)k * CHUNK + dl->at[k]) * sizeof *dl->buf);
-
-	if (fseeko(dl->tmp, off, SEEK_SET) < 0 ||
-	    fwrite(dl->buf + k * DEALBUF, sizeof *dl->buf, dl->nbuf[k], dl->tmp) != dl->nbuf[k])
-		eprintf("temporary file:");
-	dl->at[k] += dl->nbuf[k];
-	dl->nbuf[k] = 0;
-}
-
-/* Entry i is c. */
-static void
-dealput(struct deal *dl, uint64_t i, unsigned char c)
-{
-	size_t k = (size_t)(i / CHUNK);
-
-	if (!dl->tmp) {
-		dl->cnt[i] = c;
-		return;
-	}
-	dl->buf[k * DEALBUF + dl->nbuf[k]++] = i % CHUNK << 16 | c;
-	if (dl->nbuf[k] == DEALBUF)
-		dealflush(dl, k);
-}
-
-/* Write the entries, in order, each chunk made from its words in the file. */
-static void
-dealwrite(struct deal *dl, struct wr *w)
-{
-	uint64_t done, i, n;
-	size_t k, len, m, room = dl->nchunk * DEALBUF;
-
-	if (!dl->tmp) {
-		wadd(w, dl->cnt, (size_t)dl->n * sizeof *dl->cnt);
-		free(dl->cnt);
-		return;
-	}
-	for (k = 0; k < dl->nchunk; k++)
-		dealflush(dl, k);
-	if (fflush(dl->tmp) == EOF)
-		eprintf("temporary file:");
-	for (k = 0; k < dl->nchunk; k++) {
-		len = (size_t)(dl->n - (uint64_t)k * CHUNK < CHUNK ? dl->n - (uint64_t)k * CHUNK : CHUNK);
-		if (dl->at[k] != len)
-			eprintf("temporary file: %ju entries of a chunk, not %zu", (uintmax_t)dl->at[k], len);
-		if (fseeko(dl->tmp, (off_t)((uint64_t)k * CHUNK * sizeof *dl->buf), SEEK_SET) < 0)
-			eprintf("temporary file:");
-		for (done = 0; done < len; done += n) {
-			n = len - done < room ? len - done : room;
-			if (fread(dl->buf, sizeof *dl->buf, (size_t)n, dl->tmp) != n)
-				eprintf("temporary file:");
-			for (m = 0; m < n; m++) {
-				i = dl->buf[m] >> 16;
-				dl->cnt[i] = (unsigned char)dl->buf[m];
-			}
-		}
-		wadd(w, dl->cnt, len * sizeof *dl->cnt);
-	}
-	fclose(dl->tmp);
-	free(dl->cnt);
-	free(dl->buf);
-	free(dl->nbuf);
-	free(dl->at);
-}
-
-/*
  * The counts once the segment is added: of each hash of the batch's
  * sketches and of those gone, the index's (the latest segment stating
  * it) and the change (+1 for each sketch added, -1 for each gone), in
- * HCNT for each hash of the batch, dealt in the order of the documents,
- * and in the maps: COUNT refers to a place of each distinct hash of the
- * batch in HV, XCNT holds the others and those of HCNTMAX or more.
+ * COUNT up to CNTMAX, and in XCNT from CNTMAX on.
  */
 static int
 writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl)
 {
 	struct runs *r = runs_new(RUNMAX), *xr = runs_new(RUNMAX);
 	struct mapw mw;
-	struct deal dl;
 	struct sketch s;
 	unsigned char *isnew;
-	uint64_t nmax = 0, nx = 0, pos, k, v, h, c, *grp = NULL;
-	size_t d, i, n, cap = 0, nb = join_ndocs(pl->b);
+	uint64_t nmax = 0, nx = 0, k, v, h, c;
+	size_t d, i, nb = join_ndocs(pl->b);
 	int64_t t;
 	int more;
 
 	isnew = ecalloc(nb + 1, 1);
 	for (d = 0; d < pl->nadd; d++)
 		isnew[pl->add[d]] = 1;
-	/* (hash, position << 2 | new) for the batch's, (hash, 2) for those gone */
-	for (pos = 0, d = 0; d < nb; pos += s.n, d++) {
+	/* (hash, 1) for the batch's new sketches, 0 for its others, 2 for those gone */
+	for (d = 0; d < nb; d++) {
 		join_sketch(pl->b, (uint32_t)d, &s);
 		for (i = 0; i < s.n; i++)
-			runs_add(r, s.h[i], (pos + i) << 2 | isnew[d]);
+			runs_add(r, s.h[i], isnew[d]);
+		nmax += s.n;
 	}
 	free(isnew);
-	nmax = pos;
+	nmax += (uint64_t)pl->nlost * SK_MAXSIZE;
 	for (d = 0; d < pl->nlost; d++) {
 		if (getdoc(pl->x, pl->lost[d], &s) < 0) {
 			runs_free(r);
@@ -1566,37 +1513,24 @@ writecounts(struct wr *w, struct seghdr *sh, uint64_t seg, const struct plan *pl
 			runs_add(r, s.h[i], 2);
 	}
 	runs_sort(r);
-	dealbegin(&dl, sh->nhv);
-	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, 0, 4);
+	mapbegin(&mw, w, &sh->map[M_COUNT], seg, nmax, K_LOW, 1);
 	for (more = runs_next(r, &k, &v); more;) {
-		/* a hash's records: its change, then its places */
-		for (h = k, t = 0, n = 0; more && k == h; more = runs_next(r, &k, &v)) {
-			t += v == 2 ? -1 : (int64_t)(v & 1);
-			if (v != 2) {
-				egrow(&grp, &cap, n + 1, sizeof *grp);
-				grp[n++] = v >> 2;
-			}
-		}
+		/* a hash's records: its change */
+		for (h = k, t = 0; more && k == h; more = runs_next(r, &k, &v))
+			t += v == 2 ? -1 : (int64_t)v;
 		if (keptcount(pl->x, 0, h, &c))
 			t += (int64_t)c;
 		if (t < 0)	/* a forged index */
 			t = 0;
-		if (n)
-			mapadd(&mw, w, h, grp[0]);
-		if (!n || t >= HCNTMAX) {
+		mapadd(&mw, w, h, t >= CNTMAX ? CNTMAX : (uint64_t)t);
+		if (t >= CNTMAX) {
 			runs_add(xr, h, (uint64_t)t > UINT32_MAX ? UINT32_MAX : (uint64_t)t);
 			nx++;
 		}
-		for (i = 0; i < n; i++)
-			dealput(&dl, grp[i], (unsigned char)(t < 1 ? 1 : t >= HCNTMAX ? HCNTMAX : t));
 	}
-	free(grp);
 	runs_free(r);
 	mapend(&mw, w);
-	writemap(w, &sh->map[M_XCNT], seg, xr, nx, 8, 4);
-	sh->hcnt = wpos(w) - seg;
-	dealwrite(&dl, w);
-	wpad(w);
+	writemap(w, &sh->map[M_XCNT], seg, xr, nx, K_INLINE, 4);
 	return 0;
 }
 
@@ -1616,7 +1550,7 @@ writepost(struct wr *w, struct maphdr *h, uint64_t seg, struct join *b)
 			runs_add(r, s.h[m], (uint64_t)d << PREFIXBITS | m);
 		n += nprefix(&s);
 	}
-	writemap(w, h, seg, r, n, 0, 4);
+	writemap(w, h, seg, r, n, K_POST, 4);
 }
 
 /* The file's header, for a new index: a key drawn for it (its maps' placement). */
@@ -1734,13 +1668,13 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 		join_sketch(b, (uint32_t)d, &s);
 		runs_add(r, siphash(k0, k1, s.id, s.idlen, 1, 3, NULL), d);
 	}
-	writemap(&w, &h.map[M_ID], start, r, nb, 8, 4);
+	writemap(&w, &h.map[M_ID], start, r, nb, K_INLINE, 4);
 	r = runs_new(RUNMAX);
 	for (d = 0; d < nb; d++) {
 		join_sketch(b, (uint32_t)d, &s);
 		runs_add(r, digest(k0, k1, &s), d);
 	}
-	writemap(&w, &h.map[M_DIGEST], start, r, nb, 8, 4);
+	writemap(&w, &h.map[M_DIGEST], start, r, nb, K_INLINE, 4);
 	writepost(&w, &h.map[M_POST], start, b);
 	if (writecounts(&w, &h, start, &pl) < 0)
 		goto fail;
