@@ -52,6 +52,21 @@ check() {
 	cmpout "$want" want.out want.err "$@"
 }
 
+# capped FIRST LAST CMD [ARG ...]: CMD reads bad records only: exit 1, no
+# stdout, and on stderr the first 10 said (FIRST the first line) and LAST,
+# their count.
+capped() {
+	local first=$1 last=$2
+
+	shift 2
+	run --separate-stderr "$@"
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "${#stderr_lines[@]}" -eq 11 ]
+	[ "${stderr_lines[0]}" = "$first" ]
+	[ "${stderr_lines[10]}" = "$last" ]
+}
+
 # badopt USAGE CMD [ARG ...]: a usage error from getopt: exit 2, no stdout,
 # stderr one diagnostic line (its text is the libc's) and then USAGE (its
 # lines, without the last newline).
