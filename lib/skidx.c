@@ -908,7 +908,7 @@ struct counts {
 
 /*
  * Whether segment sg states the count of hash h once it is added: its
- * COUNT map holds h, with the count (HCNTMAX or more: the count in
+ * COUNT map holds h, with the count (CNTMAX or more: the count in
  * XCNT). 1 and the count in *c, or 0.
  */
 static int

@@ -3,7 +3,7 @@
  * that a query batch reads only what it needs and an addition appends a
  * segment: the sketches by offset, their IDs, the candidate postings of
  * their JOIN_PREFIX smallest hashes, and the counts behind the weights
- * (join_int.h), each segment holding its change to them.
+ * (join_int.h), each segment holding those of the hashes it changes.
  *
  * A batch (a struct join of its records, loaded as a collection with
  * join_setsize from skidx_size) replaces the kept documents of its IDs,
