@@ -31,8 +31,8 @@
 #define CNTMAX		0xff	/* a count of COUNT this large is in XCNT */
 #define PREFIXBITS	5	/* a posting: its document << PREFIXBITS | the hash's place */
 /*
- * A segment's bounds, so that a reference (a place in HV, a posting) and
- * a directory's entry take 4 bytes: its hashes, and its documents.
+ * A segment's bounds, so that a directory's entry and a posting take 4
+ * bytes: its hashes (COUNT's records), and its documents (POST's).
  */
 #define SEGHASHMAX	UINT32_MAX
 #define SEGDOCMAX	(((uint64_t)1 << (32 - PREFIXBITS)) - 1)
@@ -261,12 +261,13 @@ mapval(const struct map *m, uint64_t i)
 static uint64_t
 maplower(const struct map *m, uint64_t k)
 {
-	uint64_t lo, hi, mid;
+	uint64_t lo, hi, mid, low = lowbits(m->bits, k);
 
 	mapbucket(m, k, &lo, &hi);
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (mapcmp(m, mid, k) < 0)
+		/* within the bucket, low bits order the records */
+		if (m->kind == K_LOW ? maplow(m, mid) < low : mapcmp(m, mid, k) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -396,6 +397,13 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 	for (m = 0; m < NMAP; m++) {
 		const struct maphdr *mh = &h->map[m];
 
+		if (m >= nmap) {
+			/* a version 1 segment has no XCNT: an empty map */
+			s->map[m] = (struct map){ b, zerodir, 0, 0, 12, K_INLINE, s->hv, s->hoff, 0, 0 };
+			continue;
+		}
+		if (mh->bits > DIRBITSMAX)
+			return -1;
 		kind = K_INLINE;
 		w = m == M_RADD || m == M_RREM ? 8 : 12;
 		if (x->version > 1 && m == M_POST) {
@@ -403,14 +411,9 @@ openseg(struct skidx *x, struct seg *s, uint64_t start, uint64_t end)
 			w = 5;
 		} else if (x->version > 1 && m == M_COUNT) {
 			kind = K_LOW;
-			w = mh->bits <= DIRBITSMAX ? lowbytes((unsigned)mh->bits) + 1 : 1;
+			w = lowbytes((unsigned)mh->bits) + 1;
 		}
-		if (m >= nmap) {
-			/* a version 1 segment has no XCNT: an empty map */
-			s->map[m] = (struct map){ b, zerodir, 0, 0, w, kind, s->hv, s->hoff, 0, 0 };
-			continue;
-		}
-		if (mh->bits > DIRBITSMAX || !section(x, start, end, mh->rec, mh->n, w) ||
+		if (!section(x, start, end, mh->rec, mh->n, w) ||
 		    !section(x, start, end, mh->dir, ((uint64_t)1 << mh->bits) + 1, 4))
 			return -1;
 		s->map[m] = (struct map){ b + mh->rec, (const uint32_t *)(b + mh->dir), mh->n,
