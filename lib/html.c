@@ -1277,8 +1277,9 @@ runend(const char *w, const char *e)
 
 	for (; e - (const char *)p >= 9; p += 8) {
 		v = swar_load8(p);
+		/* controls; spaces before a byte below 0x21 */
 		stop = swar_below(v, 0x20) |
-		    (swar_below(v, 0x21) & ~swar_below(v, 0x20) & swar_below(swar_load8(p + 1), 0x21));
+		    (swar_range(v, 0x20, 0x21) & swar_below(swar_load8(p + 1), 0x21));
 		if (stop)
 			return (const char *)p + swar_first(stop);
 	}

@@ -35,16 +35,28 @@ swar_store8(char *p, uint64_t v)
 	p[7] = (char)(v >> 56 & 0xff);
 }
 
-/* The marks of the ASCII decimal digits of v (0x30 to 0x39; exact, no carry between bytes). */
+/*
+ * The marks of the bytes of v from lo up to, not including, hi (hi at
+ * most 0x80; exact, no carry between bytes): with bit 7 cleared, adding
+ * 0x80 - lo reaches bit 7 from lo on, adding 0x80 - hi from hi on; bytes
+ * of 0x80 and up are none.
+ */
 static inline uint64_t
-swar_digits(uint64_t v)
+swar_range(uint64_t v, unsigned lo, unsigned hi)
 {
 	uint64_t x = v & SWAR_ONES * 0x7f;
 
-	return (x + SWAR_ONES * 0x50) & ~(x + SWAR_ONES * 0x46) & ~v & SWAR_HIGHS;
+	return (x + SWAR_ONES * (0x80 - lo)) & ~(x + SWAR_ONES * (0x80 - hi)) & ~v & SWAR_HIGHS;
 }
 
-/* The marks of the bytes of v below n (n at most 0x80; exact, no carry between bytes). */
+/* The marks of the ASCII decimal digits of v (0x30 to 0x39). */
+static inline uint64_t
+swar_digits(uint64_t v)
+{
+	return swar_range(v, '0', '9' + 1);
+}
+
+/* The marks of the bytes of v below n (n at most 0x80): swar_range from 0, one add fewer. */
 static inline uint64_t
 swar_below(uint64_t v, unsigned n)
 {
@@ -74,9 +86,8 @@ swar_number(uint64_t d)
 static inline int64_t
 swar_hex8(uint64_t v)
 {
-	uint64_t x = v & SWAR_ONES * 0x7f, letters, d;
+	uint64_t letters = swar_range(v, 'a', 'f' + 1), d;
 
-	letters = (x + SWAR_ONES * 0x1f) & ~(x + SWAR_ONES * 0x19) & ~v & SWAR_HIGHS;
 	if ((swar_digits(v) | letters) != SWAR_HIGHS)
 		return -1;
 	d = (v & SWAR_ONES * 0x0f) + (letters >> 7) * 9;
