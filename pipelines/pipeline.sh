@@ -103,11 +103,9 @@ stopjobs() {
 	pids=
 }
 
-# idle: in _num, the processors idle now, 1 to 64: the processors online
-# (Linux's list, else getconf) less the processes running (the 4th field
-# of Linux's /proc/loadavg, the calling shell one of them); 1 when that
-# is not known.
-idle() {
+# cpus: in _num, the processors online, 1 to 64 (in _n, not bounded by
+# 64): Linux's list, else getconf; 1 when that is not known.
+cpus() {
 	_n=0
 	if [ -r /sys/devices/system/cpu/online ] &&
 	    read -r _l </sys/devices/system/cpu/online 2>/dev/null; then
@@ -123,7 +121,16 @@ idle() {
 		IFS=$_ifs
 	fi
 	[ "$_n" -gt 0 ] || _n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || _n=1
-	case $_n in ''|*[!0-9]*) _n=1 ;; esac
+	case $_n in ''|*[!0-9]*|0) _n=1 ;; esac
+	_num=$_n
+	[ "$_num" -le 64 ] || _num=64
+}
+
+# idle: in _num, the processors idle now, 1 to 64: the processors online
+# (cpus) less the processes running (the 4th field of Linux's
+# /proc/loadavg, the calling shell one of them); 1 when that is not known.
+idle() {
+	cpus
 	_busy=0
 	if [ -r /proc/loadavg ] && read -r _ _ _ _l _ </proc/loadavg 2>/dev/null; then
 		_busy=${_l%/*}

@@ -7,7 +7,7 @@ load helper
 u='usage: simtool N M\n'
 
 # One part unless a test says otherwise: simtool picks the number of
-# parts from the idle processors, and a tool's message comes once a part.
+# parts from the processors online, and a tool's message comes once a part.
 export SIMTOOL_PARTS=1
 
 # No temporary file is left, here or in $TMPDIR.
@@ -182,6 +182,44 @@ simtool: stage wordfreq -p article.txt (part 2/2) failed" ]
 	check 2 '' "simtool: SIMTOOL_PARTS '65' is out of range (allowed: 1 to 64)\n" \
 		env SIMTOOL_PARTS=65 simtool 3 4
 	[ ! -e result.txt ]
+}
+
+# The busy processes of a test, stopped however it ends.
+stopbusy() {
+	[ ! -f "$BATS_TEST_TMPDIR/busy" ] || kill $(cat "$BATS_TEST_TMPDIR/busy") 2>/dev/null
+	rm -f "$BATS_TEST_TMPDIR/busy"
+}
+teardown() {
+	stopbusy
+}
+
+@test "simtool: one part for each processor online, on a busy machine too" {
+	n=$(getconf _NPROCESSORS_ONLN)
+	[ "$n" -le 64 ] || n=64
+	[ "$n" -ge 2 ] || skip "one processor: one part either way"
+	small
+	mkdir tmp
+	fake wordfreq 'case $* in *-T*) echo "$3" >>"$PWD/parts" ;; esac; exec "$real" "$@"'
+	# a process running on each processor, for the whole run
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		sh -c 'while :; do :; done' &
+		echo $! >>busy
+		i=$((i + 1))
+	done
+	run -0 env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	stopbusy
+	printf "$small4" >want
+	cmp result.txt want
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		echo "$i/$n"
+		i=$((i + 1))
+	done >want.parts
+	sort -n want.parts >want.sorted
+	sort -n parts >got.sorted
+	cmp got.sorted want.sorted
+	clean
 }
 
 @test "simtool 1000 32 on the course data: the statement's screen" {
