@@ -73,10 +73,16 @@ clean() {
 	small
 	printf 'old\n' >result.txt
 	rm sample.txt
-	check 1 '' 'simtool: sample.txt: cannot read (it must be in the current directory)\n' simtool 3 4
+	check 1 '' 'simtool: sample.txt: not found (it must be in the current directory)\n' simtool 3 4
 	small
 	rm stopwords.txt
-	check 1 '' 'simtool: stopwords.txt: cannot read (it must be in the current directory)\n' simtool 3 4
+	check 1 '' 'simtool: stopwords.txt: not found (it must be in the current directory)\n' simtool 3 4
+	# a dangling link is not found either
+	ln -s nowhere stopwords.txt
+	check 1 '' 'simtool: stopwords.txt: not found (it must be in the current directory)\n' simtool 3 4
+	rm stopwords.txt
+	mkfifo stopwords.txt
+	check 1 '' 'simtool: stopwords.txt: not a regular file\n' simtool 3 4
 	check 0 'old\n' '' cat result.txt
 }
 
@@ -511,7 +517,7 @@ simtool: stage wordfreq -p article.txt failed
 	check 1 '' 'simtool: hashvalue.txt: empty\n' simtool 3 4
 	rm article.txt
 	mkdir article.txt
-	check 1 '' 'simtool: article.txt: cannot read (it must be in the current directory)\n' simtool 3 4
+	check 1 '' 'simtool: article.txt: is a directory\n' simtool 3 4
 	clean
 }
 
