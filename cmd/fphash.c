@@ -380,10 +380,17 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* -H hashes the features, the table gives them: one or the other */
-	if (!mbits || (hflag ? tablefile != NULL : !featfile || !tablefile) ||
-	    (weighting == SIMH_TFIDF || weighting == SIMH_IMATCH) != (ndf > 0) ||
-	    (numfile && !featfile))
-		usage();
+	if (!mbits)
+		eusagewhy(synopsis, "-m is needed");
+	if (hflag && tablefile)
+		eusagewhy(synopsis, "-H cannot go with -t");
+	if (!hflag && (!featfile || !tablefile))
+		eusagewhy(synopsis, "-f and -t are needed, or -H");
+	if (numfile && !featfile)
+		eusagewhy(synopsis, "-i needs -f");
+	if ((weighting == SIMH_TFIDF || weighting == SIMH_IMATCH) != (ndf > 0))
+		eusagewhy(synopsis, ndf ? "-D needs -w tfidf or -w imatch" :
+		    "-w tfidf and -w imatch need -D");
 
 	sh = simh_new(mbits, weighting, key0, key1);
 	simh_band(sh, bandlo, bandhi);

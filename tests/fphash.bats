@@ -31,10 +31,11 @@ setup() {
 		fphash -x -f feat -m 4 -t tab
 }
 
-@test "fphash: missing -f, -m or -t" {
-	check 2 '' "$u" fphash -m 4 -t tab pages
-	check 2 '' "$u" fphash -f feat -t tab pages
-	check 2 '' "$u" fphash -f feat -m 4 pages
+@test "fphash: missing -f, -m or -t, or -t with -H: said, then the usage" {
+	check 2 '' "fphash: -f and -t are needed, or -H\n$u" fphash -m 4 -t tab pages
+	check 2 '' "fphash: -m is needed\n$u" fphash -f feat -t tab pages
+	check 2 '' "fphash: -f and -t are needed, or -H\n$u" fphash -f feat -m 4 pages
+	check 2 '' "fphash: -H cannot go with -t\n$u" fphash -H -m 4 -t tab pages
 }
 
 @test "fphash: hand-computed fingerprints" {
@@ -194,7 +195,7 @@ fphash: in:12: bad count item '0:1x'
 }
 
 @test "fphash -i: needs -f; a missing list, an empty word" {
-	check 2 '' "$u" fphash -H -i feat -m 4 pages
+	check 2 '' "fphash: -i needs -f\n$u" fphash -H -i feat -m 4 pages
 	check 1 '' 'fphash: nowords: No such file or directory\n' fphash -f feat -i nowords -m 4 -t tab pages
 	printf 'apple\n\tx\n' >words
 	check 1 '' 'fphash: words:2: empty word\n' fphash -f feat -i words -m 4 -t tab pages
@@ -355,8 +356,8 @@ fphash: in:3: bad count item 'apple:'
 }
 
 @test "fphash -H: one of -H and -t" {
-	check 2 '' "$u" fphash -H -m 16 -t tab pages
-	check 2 '' "$u" fphash -H pages
+	check 2 '' "fphash: -H cannot go with -t\n$u" fphash -H -m 16 -t tab pages
+	check 2 '' "fphash: -m is needed\n$u" fphash -H pages
 }
 
 @test "fphash -w: log, bin and raw weights" {
@@ -390,9 +391,9 @@ fphash: in:3: bad count item 'apple:'
 }
 
 @test "fphash -w tfidf: -D needed, and only with it" {
-	check 2 '' "$u" fphash -H -m 16 -w tfidf pages
-	check 2 '' "$u" fphash -H -m 16 -D df pages
-	check 2 '' "$u" fphash -H -m 16 -w log -D df pages
+	check 2 '' "fphash: -w tfidf and -w imatch need -D\n$u" fphash -H -m 16 -w tfidf pages
+	check 2 '' "fphash: -D needs -w tfidf or -w imatch\n$u" fphash -H -m 16 -D df pages
+	check 2 '' "fphash: -D needs -w tfidf or -w imatch\n$u" fphash -H -m 16 -w log -D df pages
 }
 
 @test "fphash -D: malformed document frequencies" {
@@ -485,7 +486,7 @@ imatchdata() {
 
 @test "fphash -w imatch, -b: usage errors" {
 	imatchdata
-	check 2 '' "$u" fphash -H -m 16 -w imatch ip
+	check 2 '' "fphash: -w tfidf and -w imatch need -D\n$u" fphash -H -m 16 -w imatch ip
 	check 2 '' "$u" fphash -H -m 16 -b 70 -w imatch -D df ip
 	check 2 '' "fphash: band high '60' is too small (allowed: 70 to 100)\\n" \
 		fphash -H -m 16 -b 70,60 -w imatch -D df ip
