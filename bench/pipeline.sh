@@ -278,7 +278,9 @@ large() {
 
 # race KEY ...: run the commands cmd_KEY (strings, evaluated in the
 # current directory, stdout to /dev/null) in turn, $runs rounds; wall_KEY
-# gets the median wall time of each.
+# gets the median wall time of each. pairs A B then prints the median of
+# A's round by round ratios to B's (a round's runs see the same machine,
+# so the ratios drift less than the times), and raceend KEY ... clears.
 race() {
 	for _k; do
 		: >"$out/.race.$_k"
@@ -297,6 +299,13 @@ race() {
 	done
 	for _k; do
 		eval "wall_$_k=\$(median <\"\$out/.race.\$_k\")"
+	done
+}
+pairs() {
+	paste "$out/.race.$1" "$out/.race.$2" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }' | median
+}
+raceend() {
+	for _k; do
 		rm -f "$out/.race.$_k"
 	done
 }
@@ -335,12 +344,15 @@ target() {
 		[ "$how" = quiet ] || loadon
 		race "$yk" sim seq
 		eval "y=\$wall_$yk"
+		# the ratios: medians of the rounds' own
 		# shellcheck disable=SC2154
-		printf '%-6s %-6s %s; load %s\n' "$name" "$how" "$(echo "$wall_sim $y $wall_seq" |
+		printf '%-6s %-6s %s; load %s\n' "$name" "$how" \
+		    "$(echo "$wall_sim $y $wall_seq $(pairs sim "$yk") $(pairs sim seq)" |
 		    awk -v l="$ylabel" -v c="simtool $n $m" -v g="$goal" '{
 			printf "%s %.3f s, %s %.3f s: %.2fx (target %s); sequential %.3f s: %.2fx of it",
-			    c, $1, l, $2, ($2 > 0 ? $1 / $2 : 0), g, $3, ($3 > 0 ? $1 / $3 : 0) }')" \
+			    c, $1, l, $2, $4, g, $3, $5 }')" \
 		    "$(cut -d ' ' -f 1,4 /proc/loadavg 2>/dev/null || echo ?)"
+		raceend "$yk" sim seq
 		[ "$how" = quiet ] || loadoff
 	done
 	cd "$root" || exit 1
@@ -349,7 +361,7 @@ target() {
 
 targets() {
 	echo
-	echo "== issue 21 targets: median wall of $runs paired rounds; load now: $(uptime | sed 's/.*average: *//')"
+	echo "== issue 21 targets: median wall of $runs paired rounds, ratios the median of the rounds'; load now: $(uptime | sed 's/.*average: *//')"
 	largedata
 	# shellcheck disable=SC2034
 	cmd_wc="wc -w article.txt sample.txt"
