@@ -418,6 +418,29 @@ fake() {
 	chmod +x "fakes/$1"
 }
 
+@test "neardup: a message pipe that cannot be opened is an I/O error, status 1" {
+	mkdir tmp
+	export TMPDIR=$PWD/tmp
+	neardup -o st docs/a.txt >/dev/null
+	cp -R st saved
+	# the FIFO of the stages' messages made a directory: the shell
+	# cannot open it (and awk cannot read it)
+	fake mkfifo 'for f; do
+	case $f in */errors) mkdir "$f" ;; *) '"$(command -v mkfifo)"' "$f" || exit ;; esac
+done'
+	run --separate-stderr env PATH="$PWD/fakes:$PATH" neardup -o st docs
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	# neardup's own line, last (awk's complaint may come before it);
+	# the temporary files of -o are in the state's directory
+	case ${stderr_lines[${#stderr_lines[@]} - 1]} in
+	"neardup: st/tmp."*"/errors: cannot open") ;;
+	*) false ;;
+	esac
+	diff -r st saved
+	check 0 '' '' ls -A tmp
+}
+
 @test "neardup -a: two runs at once: refused or waiting (-w), no batch lost (issue 17.1)" {
 	mkdir b1 b2
 	gendoc 11 80 >b1/x.txt
