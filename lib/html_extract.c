@@ -292,7 +292,7 @@ initcand(const struct html *h, struct xs *x, uint32_t i, int flags)
 	X(i).score = (float)tagweight((enum tag)h->n[i].tag) + ((flags & WEIGHT) ? h->n[i].hint : 0);
 }
 
-/* The best candidate, corrected by its ancestors; 0 (the page) if none. */
+/* The best candidate, corrected by its ancestors; 0: the page (or none). */
 static uint32_t
 choose(const struct html *h, struct xs *x, int flags)
 {
@@ -300,8 +300,15 @@ choose(const struct html *h, struct xs *x, int flags)
 	size_t nb = 0, k, j, alts;
 	float last, threshold;
 	uint32_t i;
+	/*
+	 * The page itself (node 0) is a candidate while the blocks with
+	 * negative hints are gone: its paragraphs are the content when they
+	 * lie in <body> itself (groff's, texi2html's pages), not in a box.
+	 * A later try keeps them, menus and footers with them: not there.
+	 */
+	int rootok = (flags & STRIP) != 0;
 
-	for (i = 1; i < h->nn; i++) {
+	for (i = rootok ? 0 : 1; i < h->nn; i++) {
 		if ((h->n[i].flags & HF_TEXT) || !X(i).cand)
 			continue;
 		for (k = 0; k < nb && X(best[k]).score >= X(i).score; k++)
@@ -320,7 +327,7 @@ choose(const struct html *h, struct xs *x, int flags)
 	for (i = 1; i < h->nn; i++)
 		if ((h->n[i].flags & HF_MAIN) && !h->skip[i] && X(i).tlen > 0)
 			break;
-	if (i < h->nn && (nb == 0 || (!(best[0] >= i && best[0] < h->n[i].end) &&
+	if (i < h->nn && (nb == 0 || best[0] == 0 || (!(best[0] >= i && best[0] < h->n[i].end) &&
 	    !(i >= best[0] && i < h->n[best[0]].end)))) {
 		initcand(h, x, i, flags);
 		return i;
@@ -329,11 +336,15 @@ choose(const struct html *h, struct xs *x, int flags)
 		return 0;
 	top = best[0];
 	/* several good candidates under one ancestor: the article is split */
-	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
+	for (a = top; a != 0;) {
+		if ((a = h->n[a].parent) == 0 && !rootok)
+			break;
 		alts = 0;
+		/* (for the page, which holds all, those outside the best) */
 		for (j = 1; j < nb; j++)
 			if (X(best[j]).score >= 0.75f * X(top).score &&
-			    best[j] >= a && best[j] < h->n[a].end)
+			    best[j] >= a && best[j] < h->n[a].end &&
+			    (a != 0 || best[j] < top || best[j] >= h->n[top].end))
 				alts++;
 		if (alts >= 2 && nb >= 3) {
 			top = a;
@@ -362,7 +373,9 @@ choose(const struct html *h, struct xs *x, int flags)
 		last = X(a).score;
 	}
 	/* an ancestor with much more good text holds the rest of the article */
-	for (a = h->n[top].parent; a != 0; a = h->n[a].parent) {
+	for (a = top; a != 0;) {
+		if ((a = h->n[a].parent) == 0 && !rootok)
+			break;
 		if (density(&X(a)) > EXPANDLD)
 			break;
 		if ((float)X(a).good >= EXPAND * (float)X(top).good) {

@@ -252,6 +252,11 @@ P3='The third paragraph closes the story, long and plain, without links, as arti
 	check 0 'p1\tShort text.\n' '' htmltext in
 }
 
+@test "htmltext: paragraphs in <body> itself are the content, not a cell beside them (groff -Thtml)" {
+	rec "<html><body><h1>TOOL</h1><h2>NAME</h2><p>$P1</p><h2>ERRORS</h2><table><tr><td></td><td><p>ENOMEM</p></td><td><p>Not enough memory available.</p></td></tr></table><h2>BUGS</h2><p>$P2</p></body></html>" >in
+	check 0 "p1\\tTOOL\\\\n\\\\nNAME\\\\n\\\\n$P1\\\\n\\\\nERRORS\\\\n\\\\nENOMEM\\\\n\\\\nNot enough memory available.\\\\n\\\\nBUGS\\\\n\\\\n$P2\\n" '' htmltext in
+}
+
 @test "htmltext: a CR before the LF ends no field (simrec(5))" {
 	printf 'a\tplain text\r\nb\t<p>html</p>\r\n' >crlf
 	check 0 'a\tplain text\nb\thtml\n' '' htmltext crlf
