@@ -695,7 +695,8 @@ tokmatch(const char *t, size_t n, const char *w)
  * letter meets an upper case one): a word counts when a token is the word
  * or starts with it ("nav" in navbar, "comment" in comments), and a word of
  * seven letters or more also when a token ends with it ("toolbar" in
- * maintoolbar). Never inside a token: "nav" is not in unavailable,
+ * maintoolbar). A word for glued to a word against counts against
+ * ("mainmenu"). Never inside a token: "nav" is not in unavailable,
  * "rating" not in generating, "cta" not in expectations, "main" not in
  * domain.
  */
@@ -725,7 +726,7 @@ hintscan(const char *s, size_t n)
 		"story", "blog", "hentry", "page",
 	};
 	enum { NTOK = 32 };
-	size_t ts[NTOK], tl[NTOK], nt, j, k;
+	size_t ts[NTOK], tl[NTOK], nt, j, k, m, wl, rest;
 	int isneg = 0, ispos = 0;
 
 	nt = tokens(s, n, ts, tl, NTOK);
@@ -737,8 +738,23 @@ hintscan(const char *s, size_t n)
 		for (j = 0; !isneg && k + 1 < nt && j < sizeof neg2 / sizeof neg2[0]; j++)
 			isneg = tokeq(s + ts[k], tl[k], neg2[j][0]) &&
 			    tokeq(s + ts[k + 1], tl[k + 1], neg2[j][1]);
-		for (j = 0; !ispos && j < sizeof pos / sizeof pos[0]; j++)
-			ispos = tokmatch(s + ts[k], tl[k], pos[j]);
+		for (j = 0; !ispos && j < sizeof pos / sizeof pos[0]; j++) {
+			if (!tokmatch(s + ts[k], tl[k], pos[j]))
+				continue;
+			/*
+			 * A word of articles glued to one of boilerplate
+			 * names the boilerplate ("mainmenu", "pagenav").
+			 */
+			wl = strlen(pos[j]);
+			rest = tl[k] > wl && tokeq(s + ts[k], wl, pos[j]) ? tl[k] - wl : 0;
+			for (m = 0; rest && m < sizeof neg / sizeof neg[0]; m++)
+				if (tokmatch(s + ts[k] + wl, rest, neg[m]))
+					break;
+			if (rest && m < sizeof neg / sizeof neg[0])
+				isneg = 1;
+			else
+				ispos = 1;
+		}
 	}
 	return (isneg ? -25 : 0) + (ispos ? 25 : 0);
 }

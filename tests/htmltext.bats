@@ -380,6 +380,12 @@ pt='Debian ships many tools for this, and the ones below are those that most use
 	check 0 'p1\t'"$conftext$conftext$conftext$conftext"'int\\n\\nmain(void)\\n\\n{\\n\\nreturn load(\"app.conf\", 0) == 0 ? 0 : 1;\\n\\n}\n' '' htmltext in
 }
 
+@test "htmltext: a word for glued to a word against counts against (mainmenu, pagenav)" {
+	rec "<html><body><div class=\"mainmenu\">Browse the whole site from here, search it, and find more of what you like, all in one place.</div><div id=\"maincontent\">$intro$intro$intro$intro</div><div class=\"pagenav\">Turn to the page before this one, or to the one after it, as you like.</div></body></html>" >in
+	i="$introtext"'\\n\\n'
+	check 0 "p1\\t$i$i$i$introtext\\n" '' htmltext in
+}
+
 @test "htmltext: the id of a section, two tokens, is a heading's anchor, no hint" {
 	rec "<div class=\"menu\"><a href=\"/\">Home</a></div><div class=\"body\"><h1>Guide</h1>$intro$intro$intro$intro<section id=\"security-headers\"><h2>Security Headers</h2><p>Browsers read the headers of a response to decide what a page may load.</p></section><div id=\"site-header\"><p>Site name and slogan, shown on every page.</p></div></div>" >in
 	i="$introtext"'\\n\\n'
