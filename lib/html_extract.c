@@ -30,6 +30,8 @@ enum { MINTEXT = 500 };		/* a result shorter than this tries again */
 /* An ancestor that scores this share of the best, with this many times its good text, takes over. */
 #define NEARSCORE 0.75f
 #define NEARGOOD 1.25f
+/* A choice with under 1 / BOXSHARE of the page's good text gives way to the page. */
+#define BOXSHARE 4.0f
 
 struct xs {
 	uint32_t tlen, llen, commas;	/* text of the subtree: length, in links, commas */
@@ -383,6 +385,14 @@ choose(const struct html *h, struct xs *x, int flags)
 			initcand(h, x, top, flags);
 		}
 	}
+	/*
+	 * A choice with under a quarter of the page's good text is a box
+	 * beside the content (a site's tagline above a short page): the
+	 * page is the content. (Not under half: an article among teasers
+	 * with excerpts may hold a third.)
+	 */
+	if (rootok && top != 0 && (float)X(top).good * BOXSHARE < (float)X(0).good)
+		return 0;
 	/*
 	 * The page declares its main content (<main>, role=main,
 	 * itemprop=articleBody) around the choice: the declaration holds the

@@ -257,6 +257,11 @@ P3='The third paragraph closes the story, long and plain, without links, as arti
 	check 0 "p1\\tTOOL\\\\n\\\\nNAME\\\\n\\\\n$P1\\\\n\\\\nERRORS\\\\n\\\\nENOMEM\\\\n\\\\nNot enough memory available.\\\\n\\\\nBUGS\\\\n\\\\n$P2\\n" '' htmltext in
 }
 
+@test "htmltext: a box with under a quarter of the page's good text gives way to the page (a tagline)" {
+	rec "<html><body><div class=top><a href=/><img src=logo.png></a><div class=tagline>Small. Fast. Reliable. Choose any three.</div></div><h2>Release 3.6.11 On 2009-02-18</h2><ol><li>Added the hot-backup interface to the library.<li>Added new commands to the shell for backups.<li>Various minor bug fixes, found by the fuzzers.</ol><p>Methods: <a href=/1>sqlite3_backup_init</a>, <a href=/2>sqlite3_backup_step</a>, <a href=/3>sqlite3_backup_finish</a>, <a href=/4>sqlite3_backup_remaining</a>, <a href=/5>sqlite3_backup_pagecount</a></p></body></html>" >in
+	check 0 'p1\tSmall. Fast. Reliable. Choose any three.\\n\\nRelease 3.6.11 On 2009-02-18\\n\\nAdded the hot-backup interface to the library.\\n\\nAdded new commands to the shell for backups.\\n\\nVarious minor bug fixes, found by the fuzzers.\\n\\nMethods: sqlite3_backup_init, sqlite3_backup_step, sqlite3_backup_finish, sqlite3_backup_remaining, sqlite3_backup_pagecount\n' '' htmltext in
+}
+
 @test "htmltext: a CR before the LF ends no field (simrec(5))" {
 	printf 'a\tplain text\r\nb\t<p>html</p>\r\n' >crlf
 	check 0 'a\tplain text\nb\thtml\n' '' htmltext crlf
