@@ -35,6 +35,7 @@ static struct {
 	int iflag;		/* -i: words written as their numbers */
 	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
 	int pagefiles;		/* -F: the inputs are page files, not records */
+	int anyfile;		/* -a: with -F, whatever the file's first bytes */
 	unsigned part, parts;	/* -c: with -F, the pages of this byte range only */
 } opt = { .kgram = 1, .parts = 1 };
 
@@ -399,6 +400,8 @@ pagefile(struct rdr *r)
 
 	gz = rdr_gunzip(r, PAGEFILE_GZMAX);
 	n = rdr_peek(r, SNIFF_LEN, &p);
+	if (opt.anyfile)
+		return pagefile_read(r, opt.part, opt.parts, gz, &k);
 	if (warc_is(p, n)) {
 		weprintf("%s: a WARC file: read it with docsplit", escname(r->name));
 		return 1;
@@ -557,7 +560,7 @@ loadvocab(const char *path)
 }
 
 static const char synopsis[] =
-    "[-Fdipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+    "[-Fadipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -573,13 +576,16 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "FT:c:dhik:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "FT:ac:dhik:ps:uv:")) != -1) {
 		switch (c) {
 		case 'F':
 			opt.pagefiles = 1;
 			break;
 		case 'T':
 			opt.totalsfile = optarg;
+			break;
+		case 'a':
+			opt.anyfile = 1;
 			break;
 		case 'c':
 			estrtopart(optarg, &opt.part, &opt.parts);
@@ -613,6 +619,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (opt.anyfile && !opt.pagefiles)
+		eusagewhy(synopsis, "-a needs -F");
 	/* -i: numbers of the vocabulary, or of the totals; not of folded lists */
 	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag) ||
 	    (opt.parts > 1 && !opt.pagefiles) ||

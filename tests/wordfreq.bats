@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-Fdipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-Fadipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-Fdipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-Fadipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 # A page file with the bytes records escape, blank IDs, CR LF lines,
@@ -87,6 +87,18 @@ pagefile() {
 	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n' >w.warc
 	check 1 'A\tb:1\n' 'wordfreq: w.warc: a WARC file: read it with docsplit\n' \
 		sh -c 'printf "A\nb\n" >a; wordfreq -F -p w.warc a'
+}
+
+@test "wordfreq -F -a: every file is pages, whatever its first bytes" {
+	printf 'ID\nsome\0text\n' >bin
+	check 0 'ID\tsome:1 text:1\n' '' wordfreq -F -a -p bin
+	printf 'ID3\nan mp3 by its magic\n\fP2\nmagic\n' >id3
+	check 0 '' '' wordfreq -F -p id3
+	check 0 'ID3\tan:1 mp:1 by:1 its:1 magic:1\nP2\tmagic:1\n' '' wordfreq -F -a -p id3
+	check 0 'P2\tmagic:1\n' '' wordfreq -F -a -c 1/2 -p id3
+	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\n' >w.warc
+	check 0 'WARC/1.0\twarc:1 type:1 warcinfo:1\n' '' wordfreq -F -a -p w.warc
+	check 2 '' "wordfreq: -a needs -F\n$u" wordfreq -a -p bin
 }
 
 @test "wordfreq -c: only with -F; a bad part" {
