@@ -33,6 +33,30 @@ same() {
 	same 50 7
 }
 
+@test "simref: inputs that start like binary or WARC files are read as pages" {
+	corpus -a 200 -q 20 -s 13
+	for first in ID3 %PDF-1.7 OTTO WARC/1.0; do
+		# the first page of each file gets the ID, its text a copy's
+		{ printf '%s\nthe river runs along the valley\f' "$first"; cat article.txt; } >a.new
+		{ printf '%s\nthe river runs along the valley\f' "$first"; cat sample.txt; } >s.new
+		mv a.new article.txt
+		mv s.new sample.txt
+		same 300 32
+		run head -n 1 result.txt
+		[ "$status" -eq 0 ]
+		[ "$output" = "$first" ]
+	done
+	# a NUL byte separates words, as a space does
+	tr ' ' '\000' <article.txt >a.nul
+	mv a.nul article.txt
+	simtool 300 32 >/dev/null
+	mv result.txt nul.txt
+	tr '\000' ' ' <article.txt >a.sp
+	mv a.sp article.txt
+	simtool 300 32 >/dev/null
+	cmp nul.txt result.txt
+}
+
 @test "simref: the course data" {
 	need_shared
 	cp "$shared/course/article.txt" "$shared/course/sample.txt" \

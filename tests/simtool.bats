@@ -205,7 +205,12 @@ teardown() {
 	[ "$n" -ge 2 ] || skip "one processor: one part either way"
 	small
 	mkdir tmp
-	fake wordfreq 'case $* in *-T*) echo "$3" >>"$PWD/parts" ;; esac; exec "$real" "$@"'
+	# the part of each count (-T) stage: the word after -c
+	fake wordfreq 'case $* in *-T*)
+	prev=
+	for a; do [ "$prev" != -c ] || echo "$a" >>"$PWD/parts"; prev=$a; done ;;
+esac
+exec "$real" "$@"'
 	# a process running on each processor, for the whole run
 	i=0
 	while [ "$i" -lt "$n" ]; do
