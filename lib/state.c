@@ -230,12 +230,26 @@ st_current(int statefd, const char *state, char *cur, size_t n)
 	return 0;
 }
 
+/* Is name prefix and a decimal number, as a state names its versions (v.N) and work (tmp.PID)? */
+static int
+numbered(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) || !name[n])
+		return 0;
+	for (name += n; *name; name++)
+		if (*name < '0' || *name > '9')
+			return 0;
+	return 1;
+}
+
 /* Whether name is one a state holds besides a version 1's files. */
 static int
 ourname(const char *name)
 {
 	return !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, "lock") ||
-	    !strcmp(name, "current") || !strncmp(name, "tmp.", 4) || !strncmp(name, "v.", 2);
+	    !strcmp(name, "current") || numbered(name, "tmp.") || numbered(name, "v.");
 }
 
 /* A directory stream on dirfd, which stays open. */
@@ -261,7 +275,7 @@ st_replaceable(int statefd, const char *state)
 	char cur[NAMEMAX], head[sizeof magic];
 	struct dirent *e;
 	DIR *d;
-	int fd, ret = 0;
+	int fd, ret = 0, locked = 0, others = 0;
 	ssize_t n;
 
 	if (st_current(statefd, state, cur, sizeof cur) < 0)
@@ -281,16 +295,29 @@ st_replaceable(int statefd, const char *state)
 		weprintf("%s: not a neardup state: not replaced", escname(state));
 		return -1;
 	}
+	/*
+	 * No version published: a state's first run that did not end (its
+	 * lock, work and versions) or an empty directory, nothing else;
+	 * never a directory of someone's v.1 and tmp.2 without a lock.
+	 */
 	if (!(d = opendirat(statefd, state)))
 		return -1;
-	while ((e = readdir(d)))
+	while ((e = readdir(d))) {
 		if (!ourname(e->d_name)) {
-			weprintf("%s: a directory that is not a neardup state: not replaced", escname(state));
 			ret = -1;
 			break;
 		}
+		if (!strcmp(e->d_name, "lock"))
+			locked = 1;
+		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			others = 1;
+	}
 	closedir(d);
-	return ret;
+	if (ret < 0 || (others && !locked)) {
+		weprintf("%s: a directory that is not a neardup state: not replaced", escname(state));
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -404,7 +431,7 @@ st_clean(int statefd, const char *state, const char *cur)
 	while ((e = readdir(d))) {
 		const char *n = e->d_name;
 
-		if (!strncmp(n, "tmp.", 4) || (!strncmp(n, "v.", 2) && strcmp(n, cur)) ||
+		if (numbered(n, "tmp.") || (numbered(n, "v.") && strcmp(n, cur)) ||
 		    (cur[0] && (!strcmp(n, "params") || !strcmp(n, "sketches"))))
 			ret |= st_remove(statefd, state, n);
 	}

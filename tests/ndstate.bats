@@ -128,6 +128,22 @@ EOF2
 	check 1 '' 'ndstate: nope: no such state directory\n' ndstate -a nope ./see
 }
 
+@test "ndstate -o: a folder of someone's v.* and tmp.* is no state: kept whole" {
+	mkdir -p rel/v.1.0 rel/v.2.0 rel/tmp.notes
+	echo notes >rel/v.1.0/NOTES
+	echo n >rel/tmp.notes/n
+	check 1 '' 'ndstate: rel: a directory that is not a neardup state: not replaced\n' ndstate -o rel ./see
+	check 0 'rel\nrel/tmp.notes\nrel/tmp.notes/n\nrel/v.1.0\nrel/v.1.0/NOTES\nrel/v.2.0\n' '' sh -c 'find rel | LC_ALL=C sort'
+	# names a state writes (v.N, tmp.N), but no lock: no first run of ours
+	mkdir -p two/v.1 two/tmp.2
+	echo x >two/v.1/app
+	check 1 '' 'ndstate: two: a directory that is not a neardup state: not replaced\n' ndstate -o two ./see
+	check 0 'app\n' '' ls -A two/v.1
+	# with the lock of a first run that did not end: replaced
+	: >two/lock
+	check 0 'params none\nwork two/tmp.N\nno sketches\n' '' sh -c 'ndstate -o two ./see | sed "s/tmp\.[0-9]*/tmp.N/"'
+}
+
 @test "ndstate -a, -o: what killed writers left is removed, the current version kept" {
 	state st 'x\t1\t1\n'
 	mkdir st/tmp.1 st/tmp.2 st/v.7 st/tmp.3
