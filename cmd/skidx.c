@@ -16,63 +16,63 @@
 static int cflag;		/* -a: write the index anew, as one segment */
 static uint64_t length;		/* -L: the index's first bytes; 0: all */
 
-/* Load the batch records of the files (none: stdin), checked against x's sketches. */
+/*
+ * Load the batch records of the files (none: stdin), checked against x's
+ * sketches: 0, 1 if a record was bad (it is skipped), -1 if a file could
+ * not be opened (the batch is not whole: no index is written).
+ */
 static int
 loadbatch(struct join *b, const struct skidx *x, char **files, int n)
 {
 	struct rdr r;
 	unsigned size, maxwhole;
-	int i, ret = 0;
+	int i, ret = 0, unread = 0;
 
 	skidx_size(x, &size, &maxwhole);
 	join_setsize(b, size, maxwhole);
 	for (i = 0; i < (n ? n : 1); i++) {
 		if (rdr_open(&r, n ? files[i] : "-") < 0) {
-			ret = 1;
+			unread = 1;
 			continue;
 		}
 		ret |= join_read(b, &r);
 		ret |= rdr_close(&r);
 	}
 	join_end(b);
-	return ret;
+	return unread ? -1 : ret;
+}
+
+/*
+ * Write the documents of b as a new index file renamed to path once whole
+ * and synced (afile_open: a link is written through, a device written to
+ * as it is): a reader of the old file, or a version of a state linked to
+ * it, keeps it, and a failed or killed run leaves it as it was. The new
+ * length, or 0 after a diagnostic.
+ */
+static uint64_t
+writenew(struct afile *a, const char *path, struct join *b)
+{
+	uint64_t len = skidx_append(NULL, fileno(a->fp), path, b);
+
+	return afile_close(a, len == 0) ? 0 : len;
 }
 
 /*
  * -a with -c, or an index of as many segments as it may hold or of an
- * older version: the kept
- * documents and the batch b, as a new file renamed to path (a reader of
- * the old one, or a version linked to it, keeps it).
+ * older version: the kept documents and the batch b, as a new file.
  */
 static uint64_t
 compact(struct skidx *x, const char *path, struct join *b)
 {
 	struct join *all;
-	char *tmp = emalloc(strlen(path) + 5);
+	struct afile a;
 	uint64_t len = 0;
-	int fd;
 
-	sprintf(tmp, "%s.new", path);
 	if (!(all = skidx_whole(x, b)))
-		goto done;
-	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0) {
-		weprintf("%s:", escname(tmp));
-		goto done;
-	}
-	len = skidx_append(NULL, fd, tmp, all);
-	if (close(fd) < 0 && len) {
-		weprintf("%s:", escname(tmp));
-		len = 0;
-	}
-	if (len && rename(tmp, path) < 0) {
-		weprintf("%s:", escname(path));
-		len = 0;
-	}
-	if (!len)
-		unlink(tmp);
-done:
+		return 0;
+	if (afile_open(&a, path))
+		len = writenew(&a, path, all);
 	join_free(all);
-	free(tmp);
 	return len;
 }
 
@@ -82,23 +82,33 @@ store(const char *path, int make, char **files, int n)
 {
 	struct join_opt opt = { 0, -1, 0, 0 };
 	struct skidx *x = NULL;
+	struct afile a;
 	struct join *b;
 	uint64_t len;
-	int fd, ret;
+	int fd = -1, ret;
 
-	if ((fd = open(path, make ? O_RDWR | O_CREAT | O_TRUNC : O_RDWR, 0666)) < 0)
-		eprintf("%s:", escname(path));
+	/* the output first: a path that cannot be written fails before the work */
+	if (make ? !afile_open(&a, path) : (fd = open(path, O_RDWR)) < 0) {
+		if (!make)
+			weprintf("%s:", escname(path));
+		return 1;
+	}
 	if (!make && !(x = skidx_open(fd, path, length)))
 		return 1;
 	b = join_new(&opt);
-	ret = loadbatch(b, x, files, n);
-	if (x && (cflag || skidx_nseg(x) >= SKIDX_SEGMAX - 1 || skidx_version(x) != SKIDX_VERSION))
+	if ((ret = loadbatch(b, x, files, n)) < 0) {
+		if (make)
+			afile_close(&a, 1);
+		len = 0;
+	} else if (make)
+		len = writenew(&a, path, b);
+	else if (cflag || skidx_nseg(x) >= SKIDX_SEGMAX - 1 || skidx_version(x) != SKIDX_VERSION)
 		len = compact(x, path, b);
 	else
 		len = skidx_append(x, fd, path, b);
 	join_free(b);
 	skidx_close(x);
-	if (close(fd) < 0 && len) {
+	if (fd >= 0 && close(fd) < 0 && len) {
 		weprintf("%s:", escname(path));
 		len = 0;
 	}

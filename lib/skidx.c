@@ -1578,6 +1578,7 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	struct trailer t;
 	struct wr w = { fd, name, 0, { 0 }, 0 };
 	struct sketch s;
+	struct stat st;
 	struct runs *r;
 	uint64_t start, v, k0, k1;
 	size_t nb = join_ndocs(b), d;
@@ -1609,8 +1610,11 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 		memcpy(&k0, w.buf.p + 16, 8);
 		memcpy(&k1, w.buf.p + 24, 8);
 	}
-	/* what a killed writer left past the index is overwritten */
-	if (ftruncate(fd, (off_t)wpos(&w)) < 0) {
+	/*
+	 * what a killed writer left past the index is overwritten (a
+	 * device, written to as it is, has no length to cut)
+	 */
+	if (fstat(fd, &st) < 0 || (S_ISREG(st.st_mode) && ftruncate(fd, (off_t)wpos(&w)) < 0)) {
 		weprintf("%s:", escname(name));
 		goto fail;
 	}
@@ -1691,7 +1695,8 @@ skidx_append(struct skidx *x, int fd, const char *name, struct join *b)
 	wflush(&w);
 	if (w.err)
 		goto fail;
-	if (pwrite(fd, &h, sizeof h, (off_t)start) != (ssize_t)sizeof h || fsync(fd) < 0) {
+	if (pwrite(fd, &h, sizeof h, (off_t)start) != (ssize_t)sizeof h ||
+	    (fsync(fd) < 0 && (S_ISREG(st.st_mode) || errno != EINVAL))) {
 		weprintf("%s:", escname(name));
 		goto fail;
 	}

@@ -73,6 +73,44 @@ same() {
 	cmpout 0 want none simjoin -x e -q q
 }
 
+@test "skidx -o, -a -c: a new index replaces the old one whole, or not at all" {
+	gensketch -c 3 -p 5 -n 32 2000 >all
+	skidx -o i all >/dev/null
+	cp i i.old
+	# an input that cannot be opened: no index written, the old one kept
+	check 1 '' 'skidx: nope: No such file or directory\n' skidx -o i nope
+	cmp i i.old
+	check 1 '' 'skidx: nope: No such file or directory\n' skidx -c -a i nope
+	cmp i i.old
+	check 0 'i\ni.old\n' '' sh -c 'ls -d i*'
+	# a SIGKILL at any moment leaves the old index or the new one (and
+	# maybe a temporary file beside them)
+	gensketch -c 3 -p 5 -n 32 10000 >big
+	n=$(loops 20)
+	k=0 new=0
+	while [ "$k" -lt "$n" ]; do
+		skidx -o i big >/dev/null 2>&1 &
+		sleep "0.0$((k % 10))"
+		kill -KILL $! 2>/dev/null || :
+		wait $! || :
+		if ! cmp -s i i.old; then
+			skidx -d i | cmp - big
+			new=$((new + 1))
+			cp i i.old
+		fi
+		rm -f i.??????
+		k=$((k + 1))
+	done
+	echo "$new of $n runs ended before the kill" >&3
+	# a link is written through; a device is written to, not replaced
+	ln -s real l
+	check 0 '' '' sh -c 'skidx -o l all >/dev/null'
+	[ -L l ]
+	check 0 '' '' sh -c 'skidx -d real | cmp - all'
+	check 0 "$(stat -c %s real)\n" '' skidx -o /dev/null all
+	[ -c /dev/null ]
+}
+
 @test "simjoin -x: the answers of simjoin over the kept records and the batch, through additions and replacements" {
 	local i
 	# small sketches (every hash a candidate), long runs (a pool of 5 common hashes), edited copies
