@@ -3,40 +3,49 @@
 
 #include "sniff.h"
 
-/* Magic numbers of files that are not text (those holding a NUL need no entry). */
+/*
+ * Magic numbers of files that are not text (those holding a NUL need no
+ * entry). A magic number of plain letters (plain) is one a text may begin
+ * with ("ID3 tags hold...", "RIFF"): it counts only with a NUL byte in
+ * the first PLAINNUL bytes, which those formats' headers hold (a
+ * version, a size, a count) and text does not.
+ */
+enum { PLAINNUL = 32 };
+
 static const struct {
 	const char *what;
 	const char *magic;
 	size_t len;
+	int plain;
 } magics[] = {
-	{ "PNG", "\x89PNG\r\n\x1a\n", 8 },
-	{ "JPEG", "\xff\xd8\xff", 3 },
-	{ "GIF", "GIF87a", 6 },
-	{ "GIF", "GIF89a", 6 },
-	{ "PDF", "%PDF-", 5 },
-	{ "ELF", "\x7f" "ELF", 4 },
-	{ "zip", "PK\x03\x04", 4 },
-	{ "zip", "PK\x05\x06", 4 },
-	{ "gzip", "\x1f\x8b", 2 },
-	{ "bzip2", "BZh91AY&SY", 10 },
-	{ "xz", "\xfd" "7zXZ", 5 },
-	{ "zstd", "\x28\xb5\x2f\xfd", 4 },
-	{ "7z", "7z\xbc\xaf\x27\x1c", 6 },
-	{ "Mach-O", "\xcf\xfa\xed\xfe", 4 },
-	{ "Mach-O", "\xce\xfa\xed\xfe", 4 },
-	{ "Java class", "\xca\xfe\xba\xbe", 4 },
-	{ "RIFF", "RIFF", 4 },
-	{ "Ogg", "OggS", 4 },
-	{ "FLAC", "fLaC", 4 },
-	{ "MP3", "ID3", 3 },
-	{ "WebAssembly", "\0asm", 4 },
-	{ "gettext catalog", "\xde\x12\x04\x95", 4 },
-	{ "gettext catalog", "\x95\x04\x12\xde", 4 },
-	{ "TIFF", "MM\0*", 4 },
-	{ "OpenType font", "OTTO", 4 },
-	{ "WOFF font", "wOFF", 4 },
-	{ "WOFF font", "wOF2", 4 },
-	{ "PostScript", "%!PS", 4 },
+	{ "PNG", "\x89PNG\r\n\x1a\n", 8, 0 },
+	{ "JPEG", "\xff\xd8\xff", 3, 0 },
+	{ "GIF", "GIF87a", 6, 1 },
+	{ "GIF", "GIF89a", 6, 1 },
+	{ "PDF", "%PDF-", 5, 0 },
+	{ "ELF", "\x7f" "ELF", 4, 0 },
+	{ "zip", "PK\x03\x04", 4, 0 },
+	{ "zip", "PK\x05\x06", 4, 0 },
+	{ "gzip", "\x1f\x8b", 2, 0 },
+	{ "bzip2", "BZh91AY&SY", 10, 0 },
+	{ "xz", "\xfd" "7zXZ", 5, 0 },
+	{ "zstd", "\x28\xb5\x2f\xfd", 4, 0 },
+	{ "7z", "7z\xbc\xaf\x27\x1c", 6, 0 },
+	{ "Mach-O", "\xcf\xfa\xed\xfe", 4, 0 },
+	{ "Mach-O", "\xce\xfa\xed\xfe", 4, 0 },
+	{ "Java class", "\xca\xfe\xba\xbe", 4, 0 },
+	{ "RIFF", "RIFF", 4, 1 },
+	{ "Ogg", "OggS", 4, 1 },
+	{ "FLAC", "fLaC", 4, 1 },
+	{ "MP3", "ID3", 3, 1 },
+	{ "WebAssembly", "\0asm", 4, 0 },
+	{ "gettext catalog", "\xde\x12\x04\x95", 4, 0 },
+	{ "gettext catalog", "\x95\x04\x12\xde", 4, 0 },
+	{ "TIFF", "MM\0*", 4, 0 },
+	{ "OpenType font", "OTTO", 4, 1 },
+	{ "WOFF font", "wOFF", 4, 1 },
+	{ "WOFF font", "wOF2", 4, 1 },
+	{ "PostScript", "%!PS", 4, 0 },
 };
 
 static int
@@ -88,15 +97,26 @@ svg(const char *p, const char *e)
 }
 
 const char *
-sniff_binary(const char *p, size_t n)
+sniff_format(const char *p, size_t n)
 {
 	size_t i;
 
+	for (i = 0; i < sizeof magics / sizeof magics[0]; i++)
+		if (n >= magics[i].len && !memcmp(p, magics[i].magic, magics[i].len) &&
+		    (!magics[i].plain || memchr(p, '\0', n < PLAINNUL ? n : PLAINNUL)))
+			return magics[i].what;
+	return NULL;
+}
+
+const char *
+sniff_binary(const char *p, size_t n)
+{
+	const char *what;
+
 	if (n > SNIFF_LEN)
 		n = SNIFF_LEN;
-	for (i = 0; i < sizeof magics / sizeof magics[0]; i++)
-		if (n >= magics[i].len && !memcmp(p, magics[i].magic, magics[i].len))
-			return magics[i].what;
+	if ((what = sniff_format(p, n)))
+		return what;
 	if (n >= 2 && (!memcmp(p, "\xff\xfe", 2) || !memcmp(p, "\xfe\xff", 2)))
 		return NULL;	/* UTF-16 text has NUL bytes */
 	if (memchr(p, '\0', n))

@@ -882,6 +882,16 @@ binaries() {
 	check 0 'latin1.txt\tcaf\351 cr\350me\\n\n' '' docsplit -fv latin1.txt
 }
 
+@test "docsplit: letters of a magic number are text without the NUL of a header" {
+	printf 'ID3 tags hold the title of a song.\n' >tags.txt
+	printf 'RIFF, the container of WAV files.\n' >riff.txt
+	printf 'ID3\003\000\000\000\000\000\020rest' >song.mp3
+	printf 'RIFF\044\010\000\000WAVEfmt ' >s.wav
+	check 0 'tags.txt\tID3 tags hold the title of a song.\\n\nriff.txt\tRIFF, the container of WAV files.\\n\n' \
+		'docsplit: song.mp3: binary, skipped\ndocsplit: s.wav: binary, skipped\ndocsplit: 2 binary files skipped, 0 WARC records skipped\n' \
+		docsplit -fv tags.txt riff.txt song.mp3 s.wav
+}
+
 @test "docsplit -a: binary files are documents" {
 	binaries
 	check 0 'cp\t\177ELF\002\001\001\\0\\0\\0\\0\\0copy\\n\n' '' docsplit -fa cp

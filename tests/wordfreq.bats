@@ -90,12 +90,13 @@ pagefile() {
 }
 
 @test "wordfreq -F -a: every file is pages, whatever its first bytes" {
-	printf 'ID\nsome\0text\n' >bin
-	check 0 'ID\tsome:1 text:1\n' '' wordfreq -F -a -p bin
-	printf 'ID3\nan mp3 by its magic\n\fP2\nmagic\n' >id3
-	check 0 '' '' wordfreq -F -p id3
-	check 0 'ID3\tan:1 mp:1 by:1 its:1 magic:1\nP2\tmagic:1\n' '' wordfreq -F -a -p id3
-	check 0 'P2\tmagic:1\n' '' wordfreq -F -a -c 1/2 -p id3
+	printf '%%PDF-1\na pdf by its magic\n\fP2\nmagic\n' >pdf
+	check 0 '' '' wordfreq -F -p pdf
+	check 0 '%%PDF-1\ta:1 pdf:1 by:1 its:1 magic:1\nP2\tmagic:1\n' '' wordfreq -F -a -p pdf
+	check 0 'P2\tmagic:1\n' '' wordfreq -F -a -c 1/2 -p pdf
+	# letters of a magic number (MP3's) without the NUL after them: text
+	printf 'ID3\ntext\n' >id3
+	check 0 'ID3\ttext:1\n' '' wordfreq -F -p id3
 	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\n' >w.warc
 	check 0 'WARC/1.0\twarc:1 type:1 warcinfo:1\n' '' wordfreq -F -a -p w.warc
 	check 2 '' "wordfreq: -a needs -F\n$u" wordfreq -a -p bin
