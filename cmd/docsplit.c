@@ -263,12 +263,15 @@ putpath(const char *path)
 /*
  * Whether a file whose first bytes (decompressed) are p[0..n) is skipped
  * as binary (not with -a; a WARC file never is): counted, and named with
- * -v if say.
+ * -v if say. A file of many documents (pages, JSON Lines) is told by its
+ * magic number alone: a NUL byte there is one page's byte, or one line's
+ * error, not the whole file's.
  */
 static int
 binaryfile(const struct rdr *r, const char *p, size_t n, int say)
 {
-	if (doc.all || warc_is(p, n) || !sniff_binary(p, n))
+	if (doc.all || warc_is(p, n) ||
+	    !(mode == FILES ? sniff_binary(p, n) : sniff_format(p, n)))
 		return 0;
 	doc.nbinary++;
 	if (doc.verbose && say)

@@ -406,8 +406,8 @@ pagefile(struct rdr *r)
 		weprintf("%s: a WARC file: read it with docsplit", escname(r->name));
 		return 1;
 	}
-	/* not a document: skipped, as docsplit skips it */
-	if (sniff_binary(p, n))
+	/* not a document: skipped, as docsplit skips it (by its magic number) */
+	if (sniff_format(p, n))
 		return 0;
 	return pagefile_read(r, opt.part, opt.parts, gz, &k);
 }

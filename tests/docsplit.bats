@@ -892,6 +892,16 @@ binaries() {
 		docsplit -fv tags.txt riff.txt song.mp3 s.wav
 }
 
+@test "docsplit: a NUL byte in a page file or JSON Lines is one document's, not the file's" {
+	printf 'P1\nfoo\000bar\n\fP2\nbaz\n' >pages
+	check 0 'P1\tfoo\\0bar\\n\nP2\tbaz\\n\n' '' docsplit pages
+	printf '{"id":"1","text":"one"}\n\000\n{"id":"2","text":"two"}\n' >j.jsonl
+	check 1 '1\tone\n2\ttwo\n' 'docsplit: j.jsonl:2: invalid JSON at byte 1: not an object\n' docsplit -j j.jsonl
+	# a file by its magic number is still skipped
+	printf '%%PDF-1.4\nP1\ntext\n' >doc.pdf
+	check 0 '' '' docsplit doc.pdf
+}
+
 @test "docsplit -a: binary files are documents" {
 	binaries
 	check 0 'cp\t\177ELF\002\001\001\\0\\0\\0\\0\\0copy\\n\n' '' docsplit -fa cp

@@ -82,8 +82,11 @@ pagefile() {
 	cmpout 0 want /dev/null wordfreq -F -p pf.gz
 	cmpout 0 want /dev/null wordfreq -F -c 0/2 -p pf.gz
 	check 0 '' '' wordfreq -F -c 1/2 -p pf.gz
-	printf 'ID\nsome\0text\n' >bin
+	# a page file is told binary by its magic number; a NUL is a byte of a page
+	printf '%%PDF-1.7\nsome text\n' >bin
 	check 0 '' '' wordfreq -F -p bin
+	printf 'ID\nsome\0text\n' >nul
+	check 0 'ID\tsome:1 text:1\n' '' wordfreq -F -p nul
 	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n' >w.warc
 	check 1 'A\tb:1\n' 'wordfreq: w.warc: a WARC file: read it with docsplit\n' \
 		sh -c 'printf "A\nb\n" >a; wordfreq -F -p w.warc a'
