@@ -32,6 +32,16 @@ clean() {
 	clean
 }
 
+@test "simtool: a hash row of 80 MB is counted in linear time" {
+	small
+	# its first 4 bits are the small corpus's first row: one row of 80 MB
+	{ head -n 1 hashvalue.txt | cut -c1-4; head -c 80000000 /dev/zero | tr '\0' '1'; } | tr -d '\n' >row
+	mv row hashvalue.txt
+	# (an awk counting its rows took over 30 s: quadratic in the line)
+	run -0 timeout 20 simtool 1 4
+	check 2 '' "simtool: N '2' is out of range (allowed: 1 to 1, the rows of hashvalue.txt)\n" simtool 2 4
+}
+
 @test "simtool: small corpus, leading zeros" {
 	small
 	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' simtool 003 04
