@@ -120,11 +120,31 @@ putesc(const char *s, size_t n)
 		flushout();
 }
 
+/*
+ * The bytes of an ID at most: a document with a longer one (a page file's
+ * first line, a JSON Lines member) is reported and skipped, so that the
+ * stages after docsplit read records whose ID is bounded (some awks take
+ * time quadratic in a line's length).
+ */
+enum { IDMAX = 65536 };
+
+/* The page file being read, and whether its page's ID was too long (skip) */
+static struct {
+	struct rdr *r;
+	int skip, bad;
+} pg;
+
 /* A page file's pages (pagefile.h) become records: ID, TAB, text, LF. */
 static void
 pageid(void *ctx, const char *id, size_t n)
 {
 	(void)ctx;
+	if ((pg.skip = n > IDMAX)) {
+		weprintf("%s: a page ID of %zu bytes (more than %d): skipped",
+		    escname(pg.r->name), n, IDMAX);
+		pg.bad = 1;
+		return;
+	}
 	putesc(id, n);
 	obuf_addc(&out, '\t');
 }
@@ -133,14 +153,17 @@ static void
 pagetext(void *ctx, const char *p, size_t n)
 {
 	(void)ctx;
-	putesc(p, n);
+	if (!pg.skip)
+		putesc(p, n);
 }
 
 static void
 pageend(void *ctx)
 {
 	(void)ctx;
-	obuf_addc(&out, '\n');
+	if (!pg.skip)
+		obuf_addc(&out, '\n');
+	pg.skip = 0;
 }
 
 static const struct pagefile_sink pagesink = { pageid, pagetext, pageend, NULL };
@@ -181,6 +204,17 @@ putjson(const struct json_val *v)
 	putesc(jl.field.p, jl.field.n);
 }
 
+/* The bytes of the JSON string or number v, as putjson writes them (unescaped). */
+static size_t
+jsonlen(const struct json_val *v)
+{
+	if (v->type == JSON_NUMBER)
+		return v->n;
+	jl.field.n = 0;
+	json_decode(v, &jl.field);
+	return jl.field.n;
+}
+
 /* JSON Lines: a bad line is reported and skipped, the others still come out. */
 static int
 jsonlines(struct rdr *r)
@@ -210,6 +244,9 @@ jsonlines(struct rdr *r)
 			ret = 1;
 		} else if (v[1].type != JSON_STRING) {
 			rdr_warn(r, "member \"%s\" is not a string", escname(jl.textname));
+			ret = 1;
+		} else if (jsonlen(&v[0]) > IDMAX) {
+			rdr_warn(r, "an ID of %zu bytes (more than %d): skipped", jsonlen(&v[0]), IDMAX);
 			ret = 1;
 		} else {
 			putjson(&v[0]);
@@ -397,7 +434,9 @@ readfile(struct rdr *r, const char *id)
 		/* told by the file's first bytes, whatever the part: said by part 0 */
 	} else switch (mode) {
 	case PAGES:
-		ret = pagefile_read(r, cut.part, cut.parts, gz, &pagesink);
+		pg.r = r;
+		pg.bad = 0;
+		ret = pagefile_read(r, cut.part, cut.parts, gz, &pagesink) | pg.bad;
 		break;
 	case FILES:
 		wholefile(r, id);

@@ -418,6 +418,18 @@ fake() {
 	chmod +x "fakes/$1"
 }
 
+@test "neardup -j: an ID of 80 MB is said and skipped in linear time; the others paired" {
+	t=$(gendoc 21 80)
+	{
+		printf '{"id":"'
+		head -c 80000000 /dev/zero | tr '\0' x
+		printf '","text":"%s"}\n{"id":"b","text":"%s"}\n{"id":"c","text":"%s"}\n' "$t" "$t" "$t"
+	} >big.jsonl
+	# (before the bound on IDs, awk's merge of the parts took minutes)
+	check 1 'b\tc\t1.0000\n' 'docsplit: big.jsonl:1: an ID of 80000000 bytes (more than 65536): skipped\n' \
+		timeout 30 neardup -j big.jsonl
+}
+
 @test "neardup: a message pipe that cannot be opened is an I/O error, status 1" {
 	mkdir tmp
 	export TMPDIR=$PWD/tmp
