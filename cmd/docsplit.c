@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -638,6 +639,7 @@ openparts(void)
 {
 	struct obuf name = { 0 };
 	unsigned i;
+	int fd;
 
 	deal_out.fp = ecalloc(deal_out.parts, sizeof *deal_out.fp);
 	deal_out.name = ecalloc(deal_out.parts, sizeof *deal_out.name);
@@ -648,7 +650,9 @@ openparts(void)
 		obuf_addu(&name, i);
 		obuf_addc(&name, '\0');
 		deal_out.name[i] = estrdup(name.p);
-		if (!(deal_out.fp[i] = fopen(deal_out.name[i], "w")))
+		/* (above 0 to 2: a closed standard output is not a part's) */
+		fd = abovestd(open(deal_out.name[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+		if (fd < 0 || !(deal_out.fp[i] = fdopen(fd, "w")))
 			eprintf("%s:", escname(deal_out.name[i]));
 		deal_out.buf[i] = emalloc(1 << 16);
 		setvbuf(deal_out.fp[i], deal_out.buf[i], _IOFBF, 1 << 16);
@@ -774,7 +778,9 @@ main(int argc, char *argv[])
 	if (doc.verbose && (doc.nbinary || doc.nrecskip))
 		weprintf("%ju binary file%s skipped, %ju WARC record%s skipped", doc.nbinary,
 		    doc.nbinary == 1 ? "" : "s", doc.nrecskip, doc.nrecskip == 1 ? "" : "s");
-	ret |= fshut(stdout, "<stdout>");
+	/* with parts, standard output is not written: it may be closed */
+	if (deal_out.parts == 0)
+		ret |= fshut(stdout, "<stdout>");
 	for (c = 0; (unsigned)c < deal_out.parts; c++) {
 		ret |= fshut(deal_out.fp[c], deal_out.name[c]);
 		free(deal_out.buf[c]);

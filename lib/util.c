@@ -335,8 +335,7 @@ fail:
 	return NULL;
 }
 
-/* fd moved above the standard descriptors: one of them closed is no place for output. */
-static int
+int
 abovestd(int fd)
 {
 	int nfd;

@@ -112,6 +112,13 @@ struct afile {
 	pid_t owner;		/* the process that made it */
 };
 FILE *afile_open(struct afile *a, const char *path);
+
+/*
+ * fd moved above the standard descriptors (closed and -1 on failure; -1
+ * as it is): one of them closed is no place for output, which stdout's
+ * own writes or fshut(stdout) would reach.
+ */
+int abovestd(int fd);
 int afile_close(struct afile *a, int abort);
 
 /*

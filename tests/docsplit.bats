@@ -920,6 +920,14 @@ binaries() {
 	[ "${lines[1]}" = "P3	last\n" ]
 }
 
+@test "docsplit -r: the parts are written with standard output closed" {
+	printf 'P1\na\n\fP2\nb\n\fP3\nc\n' >pf
+	check 0 '' '' sh -c 'docsplit -r 2 -o p. pf >&-'
+	check 0 'P1\ta\\n\nP3\tc\\n\n' '' cat p.0
+	check 0 'P2\tb\\n\n' '' cat p.1
+	check 1 '' 'docsplit: <stdout>: write error: Bad file descriptor\n' sh -c 'docsplit pf >&-'
+}
+
 @test "docsplit -a: binary files are documents" {
 	binaries
 	check 0 'cp\t\177ELF\002\001\001\\0\\0\\0\\0\\0copy\\n\n' '' docsplit -fa cp
