@@ -24,6 +24,7 @@ setup() {
 	# each with its reason first (issue 18.8)
 	check 2 '' "neardup: no file operand\n$u" neardup
 	check 2 '' "neardup: -l takes no operand (the list is standard input)\n$u" neardup -l docs
+	check 2 '' "neardup: -E, -P and -W read files, lists and directories\n$u" neardup -P 2 -j f
 	check 2 '' "neardup: -0 takes no operand (the list is standard input)\n$u" neardup -0 docs
 	check 2 '' "neardup: -c cannot go with -q\n$u" neardup -c -q st docs
 	check 2 '' "neardup: -c cannot go with -a\n$u" neardup -c -a st docs
