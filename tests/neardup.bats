@@ -295,6 +295,19 @@ load faults
 	check 1 "$pairs" 'docsplit: docs/a.txt: named again: read once\n' neardup -P 2 docs/a.txt docs
 }
 
+@test "neardup: standard output closed is said at once; standard input closed is /dev/null unless read" {
+	neardup docs >want
+	check 1 '' 'neardup: <stdout>: Bad file descriptor\n' sh -c 'neardup docs >&-'
+	check 1 '' 'neardup: <stdout>: Bad file descriptor\n' sh -c 'neardup -o st docs >&-'
+	[ ! -e st ]
+	cmpout 0 want /dev/null sh -c 'neardup docs <&-'
+	check 1 '' 'neardup: <stdin>: Bad file descriptor\n' sh -c 'neardup -l <&-'
+	check 1 '' 'neardup: <stdin>: Bad file descriptor\n' sh -c 'neardup docs - <&-'
+	# a state's writer, its lock opened by ndstate: not on descriptor 0
+	cmpout 0 want /dev/null sh -c 'neardup -o st docs <&-'
+	check 0 'current\nlock\nv.1\n' '' ls -A st
+}
+
 @test "neardup: an empty collection has no pairs" {
 	mkdir empty
 	check 0 '' '' neardup empty
