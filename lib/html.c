@@ -214,6 +214,18 @@ prescan(const char *s, size_t n, char *buf, size_t bufsz)
 	int body = 0;
 
 	while ((p = memchr(p, '<', (size_t)(e - p)))) {
+		/*
+		 * a comment's meta is no meta: the standard's prescan skips
+		 * to the first "-->", whose dashes may be those of "<!--"
+		 */
+		if (startsci(p, (size_t)(e - p), "<!--")) {
+			for (c = p + 2; e - c >= 3 && memcmp(c, "-->", 3); c++)
+				;
+			if (e - c < 3)
+				return NULL;
+			p = c + 3;
+			continue;
+		}
 		if (startsci(p, (size_t)(e - p), "<body"))
 			body = 1;
 		if (p - s >= 1024 && body)

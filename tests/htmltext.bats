@@ -101,6 +101,13 @@ rec() {
 	check 0 'p1\tcaf\303\251 \342\200\234quoted\342\200\235 \342\202\254\np2\tna\303\257ve\np3\tcaf\303\251\np4\tcaf\303\251\np5\tcaf\357\277\275\n' '' htmltext -aH in
 }
 
+@test "htmltext: a meta in a comment names no charset" {
+	printf 'p1\t<html><head><!-- <meta charset="windows-1251"> --></head><p>caf\303\251\n' >in
+	printf 'p2\t<html><head><!--><meta charset="windows-1252"></head><p>caf\351\n' >>in
+	printf 'p3\t<html><head><!-- unclosed <meta charset=latin1></head><p>caf\303\251\n' >>in
+	check 0 'p1\tcaf\303\251\np2\tcaf\303\251\np3\t\n' '' htmltext -aH in
+}
+
 @test "htmltext: charsets read in wide units or named with iconv suffixes are UTF-8; what iconv writes is checked" {
 	# iconv wrote 5- and 6-byte forms for the first five, read the page in
 	# 32-bit units for utf-32 and 16-bit units for ucs-2 and unicode;
