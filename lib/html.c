@@ -128,8 +128,10 @@ charsetname(const char *s, size_t n, char *buf, size_t bufsz)
 		if (!labelchar(buf[i] = (char)lower((unsigned char)s[i])))
 			return NULL;
 	buf[k] = '\0';
+	/* UTF-7, which the standard has no label for, is none too */
 	if (!strcmp(buf, "utf-8") || !strcmp(buf, "utf8") || !strncmp(buf, "utf-16", 6) ||
-	    !strcmp(buf, "unicode-1-1-utf-8"))
+	    !strcmp(buf, "unicode-1-1-utf-8") || !strcmp(buf, "utf-7") || !strcmp(buf, "utf7") ||
+	    !strcmp(buf, "unicode-1-1-utf-7") || !strcmp(buf, "csunicode11utf7"))
 		return NULL;
 	for (i = 0; i < sizeof w1252 / sizeof w1252[0]; i++)
 		if (!strcmp(buf, w1252[i]))

@@ -108,6 +108,11 @@ rec() {
 	check 0 'p1\tcaf\303\251\np2\tcaf\303\251\np3\t\n' '' htmltext -aH in
 }
 
+@test "htmltext: a meta naming UTF-7, which the standard does not know, is UTF-8" {
+	printf 'p1\t<meta charset="UTF-7"><p>+AGE- caf\303\251\n' >in
+	check 0 'p1\t+AGE- caf\303\251\n' '' htmltext -aH in
+}
+
 @test "htmltext: charsets read in wide units or named with iconv suffixes are UTF-8; what iconv writes is checked" {
 	# iconv wrote 5- and 6-byte forms for the first five, read the page in
 	# 32-bit units for utf-32 and 16-bit units for ucs-2 and unicode;
