@@ -127,7 +127,7 @@ putesc(const char *s, size_t n)
  * stages after docsplit read records whose ID is bounded (some awks take
  * time quadratic in a line's length).
  */
-enum { IDMAX = 65536 };
+enum { IDMAX = 1 << 20 };
 
 /* The page file being read, and whether its page's ID was too long (skip) */
 static struct {

@@ -902,19 +902,19 @@ binaries() {
 	check 0 '' '' docsplit doc.pdf
 }
 
-@test "docsplit: an ID of more than 65536 bytes is said, its document skipped" {
-	long=$(head -c 65537 /dev/zero | tr '\0' x)
+@test "docsplit: an ID of more than 1 MB is said, its document skipped" {
+	long=$(head -c 1048577 /dev/zero | tr '\0' x)
 	printf '{"id":"%s","text":"a"}\n{"id":"%s","text":"b"}\n{"id":"c","text":"c"}\n' "${long%x}" "$long" >j.jsonl
 	run --separate-stderr docsplit -j j.jsonl
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "docsplit: j.jsonl:2: an ID of 65537 bytes (more than 65536): skipped" ]
+	[ "$stderr" = "docsplit: j.jsonl:2: an ID of 1048577 bytes (more than 1048576): skipped" ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]}" = "${long%x}	a" ]
 	[ "${lines[1]}" = "c	c" ]
 	printf '%s\ntext\n\f%s\nmore\n\fP3\nlast\n' "$long" "${long%x}" >pages
 	run --separate-stderr docsplit pages
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "docsplit: pages: a page ID of 65537 bytes (more than 65536): skipped" ]
+	[ "$stderr" = "docsplit: pages: a page ID of 1048577 bytes (more than 1048576): skipped" ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]}" = "${long%x}	more\n" ]
 	[ "${lines[1]}" = "P3	last\n" ]

@@ -440,7 +440,7 @@ fake() {
 		printf '","text":"%s"}\n{"id":"b","text":"%s"}\n{"id":"c","text":"%s"}\n' "$t" "$t" "$t"
 	} >big.jsonl
 	# (before the bound on IDs, awk's merge of the parts took minutes)
-	check 1 'b\tc\t1.0000\n' 'docsplit: big.jsonl:1: an ID of 80000000 bytes (more than 65536): skipped\n' \
+	check 1 'b\tc\t1.0000\n' 'docsplit: big.jsonl:1: an ID of 80000000 bytes (more than 1048576): skipped\n' \
 		timeout 30 neardup -j big.jsonl
 }
 
