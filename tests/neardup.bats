@@ -631,6 +631,13 @@ done'
 	kill "$live"
 	# of a process gone: removed; of a live one, and not ours: kept
 	check 0 "neardup.$$.abcdef\nneardup.$live.abcdef\nother.1.x\n" '' sh -c 'ls -A tmp | sort'
+	# by a state's writer and reader too (a killed -P writer's work is there)
+	mkdir tmp/neardup.999999999.0
+	check 0 "$pairs" '' env TMPDIR="$PWD/tmp" neardup -o st docs
+	check 0 "neardup.$$.abcdef\nother.1.x\n" '' sh -c 'ls -A tmp | sort'
+	mkdir tmp/neardup.999999999.0
+	env TMPDIR="$PWD/tmp" neardup -q st docs/a.txt >/dev/null
+	check 0 "neardup.$$.abcdef\nother.1.x\n" '' sh -c 'ls -A tmp | sort'
 }
 
 @test "neardup -o: a state in a directory that cannot be written fails at once, clearly (issue 17.4, 22.5)" {
