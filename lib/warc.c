@@ -19,7 +19,7 @@ lower(int c)
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-/* Does the line s start with the name (any case) followed by a colon? Then its value, trimmed. */
+/* Does the line s start with the name (any case) followed by a colon? Then its value, white space before it skipped. */
 static const char *
 field(const char *s, const char *name)
 {
@@ -324,7 +324,9 @@ warc_next(struct warc *w)
 		if ((v = field(w->line.p, "WARC-Type"))) {
 			snprintf(w->type, sizeof w->type, "%s", v);
 		} else if ((v = field(w->line.p, "WARC-Target-URI"))) {
-			e = v + strlen(v);
+			/* white space after the value is no part of it */
+			for (e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t'); e--)
+				;
 			if (*v == '<' && e > v + 1 && e[-1] == '>')
 				v++, e--;
 			obuf_set(&w->uri, v, (size_t)(e - v));

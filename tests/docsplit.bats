@@ -1040,6 +1040,14 @@ crawlbad='WARC record at byte 569: no CR LF CR LF after its block (a wrong Conte
 		docsplit -a w.warc
 }
 
+@test "docsplit: white space after a WARC-Target-URI is no part of the ID" {
+	{
+		warcrec resource 'http://x/a  ' text/plain 'one'
+		warcrec resource '<http://x/b>	' text/plain 'two'
+	} >w.warc
+	check 0 'http://x/a\tone\nhttp://x/b\ttwo\n' '' docsplit w.warc
+}
+
 @test "docsplit: a .warc.gz cut inside a member: one gzip error" {
 	crawl 'gzip -n' >c.warc.gz
 	size=$(wc -c <c.warc.gz)
