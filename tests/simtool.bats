@@ -121,7 +121,7 @@ clean() {
 	check 2 '' "$u" simtool 1000
 	check 2 '' "simtool: N '0' is out of range (allowed: 1 to 10000, $r)\n" simtool 0 16
 	check 2 '' "simtool: N '10001' is out of range (allowed: 1 to 10000, $r)\n" simtool 10001 16
-	check 2 '' "simtool: N '-5' is invalid (allowed: 1 to 10000, $r)\n" simtool -5 16
+	check 2 '' "simtool: N '-5' is invalid (allowed: 1 to $r)\n" simtool -5 16
 	check 2 '' "simtool: M '0' is out of range (allowed: 1 to 128)\n" simtool 1000 0
 	check 2 '' "simtool: M '129' is out of range (allowed: 1 to 128)\n" simtool 1000 129
 	check 2 '' "simtool: M 'abc' is invalid (allowed: 1 to 128)\n" simtool 1000 abc
@@ -494,11 +494,16 @@ simtool: stage wordfreq -p article.txt failed
 	clean
 }
 
+@test "simtool: a bad N is a usage error where the inputs are missing too" {
+	check 2 '' "simtool: N 'abc' is invalid (allowed: 1 to the rows of hashvalue.txt)\n" simtool abc 5
+	check 1 '' "simtool: stopwords.txt: not found (it must be in the current directory)\n" simtool 5 5
+}
+
 @test "simtool: N and M with signs, spaces, hex, overflow" {
 	small
 	r='the rows of hashvalue.txt'
 	for n in +3 ' 3' 0x3 3x; do
-		check 2 '' "simtool: N '$n' is invalid (allowed: 1 to 4, $r)\n" simtool "$n" 4
+		check 2 '' "simtool: N '$n' is invalid (allowed: 1 to $r)\n" simtool "$n" 4
 		check 2 '' "simtool: M '$n' is invalid (allowed: 1 to 128)\n" simtool 3 "$n"
 	done
 	check 2 '' "simtool: N '99999999999999999999' is out of range (allowed: 1 to 4, $r)\n" \
