@@ -192,27 +192,20 @@ blankline(const char *s, size_t n)
 	return 1;
 }
 
-/* Append the JSON string or number v to the output, escaped. */
-static void
-putjson(const struct json_val *v)
+/*
+ * The bytes of the JSON string or number v, decoded (a number as written):
+ * *p points to them, in jl.field for a string, until the next call.
+ */
+static size_t
+jsonval(const struct json_val *v, const char **p)
 {
 	if (v->type == JSON_NUMBER) {
-		putesc(v->p, v->n);	/* as written */
-		return;
+		*p = v->p;
+		return v->n;
 	}
 	jl.field.n = 0;
 	json_decode(v, &jl.field);
-	putesc(jl.field.p, jl.field.n);
-}
-
-/* The bytes of the JSON string or number v, as putjson writes them (unescaped). */
-static size_t
-jsonlen(const struct json_val *v)
-{
-	if (v->type == JSON_NUMBER)
-		return v->n;
-	jl.field.n = 0;
-	json_decode(v, &jl.field);
+	*p = jl.field.p;
 	return jl.field.n;
 }
 
@@ -222,9 +215,10 @@ jsonlines(struct rdr *r)
 {
 	const char *names[2] = { jl.idname, jl.textname };
 	struct json_val v[2];
+	const char *f;
 	char *line;
 	ptrdiff_t n;
-	size_t bom;
+	size_t bom, fn;
 	int ret = 0;
 
 	while ((n = rdr_line(r, &line)) >= 0) {
@@ -246,13 +240,15 @@ jsonlines(struct rdr *r)
 		} else if (v[1].type != JSON_STRING) {
 			rdr_warn(r, "member \"%s\" is not a string", escname(jl.textname));
 			ret = 1;
-		} else if (jsonlen(&v[0]) > IDMAX) {
-			rdr_warn(r, "an ID of %zu bytes (more than %d): skipped", jsonlen(&v[0]), IDMAX);
+		} else if ((fn = jsonval(&v[0], &f)) > IDMAX) {
+			rdr_warn(r, "an ID of %zu bytes (more than %d): skipped", fn, IDMAX);
 			ret = 1;
 		} else {
-			putjson(&v[0]);
+			/* the ID decoded once, written before the text is decoded */
+			putesc(f, fn);
 			obuf_addc(&out, '\t');
-			putjson(&v[1]);
+			fn = jsonval(&v[1], &f);
+			putesc(f, fn);
 			obuf_addc(&out, '\n');
 		}
 	}
