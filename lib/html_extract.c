@@ -294,6 +294,17 @@ initcand(const struct html *h, struct xs *x, uint32_t i, int flags)
 	X(i).score = (float)tagweight((enum tag)h->n[i].tag) + ((flags & WEIGHT) ? h->n[i].hint : 0);
 }
 
+enum { NOANC = UINT32_MAX };
+
+/* The parent of element a; of an element in <body>, the page (0) only if rootok; else NOANC. */
+static uint32_t
+up(const struct html *h, uint32_t a, int rootok)
+{
+	if (a == 0 || (h->n[a].parent == 0 && !rootok))
+		return NOANC;
+	return h->n[a].parent;
+}
+
 /* The best candidate, corrected by its ancestors; 0: the page (or none). */
 static uint32_t
 choose(const struct html *h, struct xs *x, int flags)
@@ -338,9 +349,7 @@ choose(const struct html *h, struct xs *x, int flags)
 		return 0;
 	top = best[0];
 	/* several good candidates under one ancestor: the article is split */
-	for (a = top; a != 0;) {
-		if ((a = h->n[a].parent) == 0 && !rootok)
-			break;
+	for (a = up(h, top, rootok); a != NOANC; a = up(h, a, rootok)) {
 		alts = 0;
 		/* (for the page, which holds all, those outside the best) */
 		for (j = 1; j < nb; j++)
@@ -375,9 +384,7 @@ choose(const struct html *h, struct xs *x, int flags)
 		last = X(a).score;
 	}
 	/* an ancestor with much more good text holds the rest of the article */
-	for (a = top; a != 0;) {
-		if ((a = h->n[a].parent) == 0 && !rootok)
-			break;
+	for (a = up(h, top, rootok); a != NOANC; a = up(h, a, rootok)) {
 		if (density(&X(a)) > EXPANDLD)
 			break;
 		if ((float)X(a).good >= EXPAND * (float)X(top).good) {
