@@ -112,6 +112,7 @@ struct afile {
 	pid_t owner;		/* the process that made it */
 };
 FILE *afile_open(struct afile *a, const char *path);
+int afile_close(struct afile *a, int abort);
 
 /*
  * fd moved above the standard descriptors (closed and -1 on failure; -1
@@ -119,7 +120,6 @@ FILE *afile_open(struct afile *a, const char *path);
  * own writes or fshut(stdout) would reach.
  */
 int abovestd(int fd);
-int afile_close(struct afile *a, int abort);
 
 /*
  * A scratch file, read and written, already unlinked: in TMPDIR (else
