@@ -88,12 +88,13 @@ store(const char *path, int make, char **files, int n)
 	int fd = -1, ret;
 
 	/* the output first: a path that cannot be written fails before the work */
-	if (make ? !afile_open(&a, path) : (fd = open(path, O_RDWR)) < 0) {
-		if (!make)
-			weprintf("%s:", escname(path));
+	if (make) {
+		if (!afile_open(&a, path))
+			return 1;
+	} else if ((fd = open(path, O_RDWR)) < 0) {
+		weprintf("%s:", escname(path));
 		return 1;
-	}
-	if (!make && !(x = skidx_open(fd, path, length)))
+	} else if (!(x = skidx_open(fd, path, length)))
 		return 1;
 	b = join_new(&opt);
 	if ((ret = loadbatch(b, x, files, n)) < 0) {
