@@ -399,9 +399,9 @@ pagefile(struct rdr *r)
 	int gz;
 
 	gz = rdr_gunzip(r, PAGEFILE_GZMAX);
-	n = rdr_peek(r, SNIFF_LEN, &p);
 	if (opt.anyfile)
 		return pagefile_read(r, opt.part, opt.parts, gz, &k);
+	n = rdr_peek(r, SNIFF_LEN, &p);
 	if (warc_is(p, n)) {
 		weprintf("%s: a WARC file: read it with docsplit", escname(r->name));
 		return 1;
