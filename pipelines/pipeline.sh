@@ -25,19 +25,21 @@ die() {
 
 # number NAME VALUE MIN MAX [WHAT]: VALUE is a decimal number from MIN to
 # MAX (digits only, leading zeros allowed, of any length), else a usage
-# error naming NAME (and WHAT, what MAX is). Sets _num to its value
-# without leading zeros.
+# error naming NAME (and WHAT, what MAX is). An empty MAX, not known yet,
+# checks the form alone. Sets _num to its value without leading zeros.
 number() {
+	_allowed="$3 to ${4:+$4${5:+, }}$5"
 	case $2 in
 	''|*[!0-9]*)
-		warn "$1 '$(escname "$2")' is invalid (allowed: $3 to $4${5:+, $5})"
+		warn "$1 '$(escname "$2")' is invalid (allowed: $_allowed)"
 		exit 2 ;;
 	esac
 	_num=${2#"${2%%[!0]*}"}
 	_num=${_num:-0}
+	[ -n "$4" ] || return 0
 	if [ ${#_num} -gt ${#4} ] || { [ ${#_num} -eq ${#4} ] && [ "$_num" -gt "$4" ]; } ||
 	    [ "$_num" -lt "$3" ]; then
-		warn "$1 '$(escname "$2")' is out of range (allowed: $3 to $4${5:+, $5})"
+		warn "$1 '$(escname "$2")' is out of range (allowed: $_allowed)"
 		exit 2
 	fi
 }
