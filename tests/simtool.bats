@@ -215,11 +215,15 @@ teardown() {
 	[ "$n" -ge 2 ] || skip "one processor: one part either way"
 	small
 	mkdir tmp
-	# the part of each count (-T) stage: the word after -c
-	fake wordfreq 'case $* in *-T*)
-	prev=
-	for a; do [ "$prev" != -c ] || echo "$a" >>"$PWD/parts"; prev=$a; done ;;
-esac
+	# the part of each count stage (an argument -T, not a path holding
+	# "-T"): the word after -c
+	fake wordfreq 'prev= part= counts=
+for a; do
+	[ "$prev" != -c ] || part=$a
+	[ "$a" != -T ] || counts=1
+	prev=$a
+done
+[ -z "$counts" ] || echo "$part" >>"$PWD/parts"
 exec "$real" "$@"'
 	# a process running on each processor, for the whole run
 	i=0
