@@ -68,7 +68,14 @@ rdr_opendoc(const char *path, int dirok)
 void
 rdr_fdopen(struct rdr *r, int fd, const char *path)
 {
+	struct stat st;
+
 	memset(r, 0, sizeof *r);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		r->watch = 1;
+		r->size0 = st.st_size;
+		r->mtime0 = st.st_mtim;
+	}
 	r->atbol = 1;
 	r->fd = fd;
 	r->isstdin = !strcmp(path, "-");
@@ -173,6 +180,20 @@ rdr_warnat(struct rdr *r, uintmax_t lineno, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* At the end of a regular file: was it changed since it was opened? */
+static void
+changed(struct rdr *r)
+{
+	struct stat st;
+
+	r->watch = 0;
+	if (fstat(r->fd, &st) < 0 || (st.st_size == r->size0 &&
+	    st.st_mtim.tv_sec == r->mtime0.tv_sec && st.st_mtim.tv_nsec == r->mtime0.tv_nsec))
+		return;
+	weprintf("%s: changed as it was read", escname(r->name));
+	r->err = 1;
+}
+
 /*
  * read(2) of up to n bytes; 0 at end of input or after a read error
  * (reported, r->err set). A document of rdr_opendoc is a regular file
@@ -198,6 +219,8 @@ rawread(struct rdr *r, void *p, size_t n)
 			return 0;
 		}
 	}
+	if (k == 0 && r->watch)
+		changed(r);
 	return (size_t)k;
 }
 

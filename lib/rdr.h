@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 struct inflate;
 
@@ -18,6 +19,10 @@ struct rdr {
 	uintmax_t lineno;	/* number of the line being read, from 1 */
 	int atbol;		/* the next byte starts a line */
 	int eof, err;
+	/* a regular file: its size and mtime when opened, checked at its end */
+	int watch;
+	off_t size0;
+	struct timespec mtime0;
 	uintmax_t base;		/* offset in the stream read of buf[0] */
 	uintmax_t nbad;		/* bad records met (rdr_warn, or said() of it) */
 	/* rdr_gunzip: the decompressor, its input and output not yet taken */
@@ -49,6 +54,10 @@ int rdr_opendoc(const char *path, int dirok);
  * Read the open descriptor fd, named path, which rdr_close closes; path
  * "-" alone means standard input (named "<stdin>", left open), never the
  * number of fd: with descriptor 0 closed, open(2) gives 0 to a file.
+ * A regular file whose size or modification time, at the end of its
+ * reading, is not what it was when opened is reported ("name: changed
+ * as it was read") and sets r->err: what was read of it may be of no
+ * version the file ever had (a truncated file read past its new end).
  */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /*

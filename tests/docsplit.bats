@@ -320,6 +320,36 @@ load faults
 	check 1 'd/1\ta\nd/3\tc\n' 'docsplit: d/2: Permission denied\n' asuser docsplit -f d
 }
 
+@test "docsplit -f: a file truncated while it is read is reported" {
+	[ -d /proc/self/fdinfo ] || skip "no /proc/PID/fdinfo"
+	# truncated once docsplit has read some of it, and is still reading
+	for try in 1 2 3 4 5; do
+		yes 'alpha beta gamma delta' | head -c 200000000 >big.txt
+		docsplit -f big.txt >out 2>err &
+		pid=$!
+		caught=
+		while kill -0 "$pid" 2>/dev/null; do
+			for fd in /proc/"$pid"/fd/*; do
+				case $(readlink "$fd" 2>/dev/null) in
+				*/big.txt) ;;
+				*) continue ;;
+				esac
+				pos=$(awk '$1 == "pos:" { print $2 }' /proc/"$pid"/fdinfo/"${fd##*/}" 2>/dev/null)
+				if [ "${pos:-0}" -gt 0 ]; then
+					truncate -s 1000 big.txt
+					caught=1
+					break 2
+				fi
+			done
+		done
+		run wait "$pid"
+		[ -z "$caught" ] || break
+	done
+	[ -n "$caught" ] || skip "docsplit was never caught reading"
+	[ "$status" -eq 1 ]
+	[ "$(cat err)" = "docsplit: big.txt: changed as it was read" ]
+}
+
 @test "docsplit -f: an unreadable directory is reported and skipped" {
 	needasuser
 	mkdir -p d/no d/yes
