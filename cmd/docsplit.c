@@ -418,6 +418,8 @@ readfile(struct rdr *r, const char *id)
 	size_t n;
 	int ret = 0, gz, whole;
 
+	if (r->err)	/* refused when opened: no record, not even an empty one */
+		return rdr_close(r);
 	gz = rdr_gunzip(r, doc.max);
 	n = rdr_peek(r, SNIFF_LEN, &p);
 	/* with -p, what cannot be cut into byte ranges is part 0's, whole */

@@ -71,17 +71,23 @@ rdr_fdopen(struct rdr *r, int fd, const char *path)
 	struct stat st;
 
 	memset(r, 0, sizeof *r);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		r->watch = 1;
-		r->size0 = st.st_size;
-		r->mtime0 = st.st_mtim;
-	}
 	r->atbol = 1;
 	r->fd = fd;
 	r->isstdin = !strcmp(path, "-");
 	r->name = r->isstdin ? "<stdin>" : path;
 	r->cap = BLOCK;
 	r->buf = emalloc(r->cap + 1);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if (st.st_size > 0 && isstdout(&st)) {
+		/* what it writes it would read again, without end */
+		weprintf("%s: input file is output file", escname(r->name));
+		r->err = r->eof = 1;
+		return;
+	}
+	r->watch = 1;
+	r->size0 = st.st_size;
+	r->mtime0 = st.st_mtim;
 }
 
 int

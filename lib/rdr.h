@@ -58,6 +58,10 @@ int rdr_opendoc(const char *path, int dirok);
  * reading, is not what it was when opened is reported ("name: changed
  * as it was read") and sets r->err: what was read of it may be of no
  * version the file ever had (a truncated file read past its new end).
+ * A file that is standard output (as setupstdout saw it), and not
+ * empty, is not read at all
+ * ("name: input file is output file"; r->err set): a filter would read
+ * back what it writes, without end.
  */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /*

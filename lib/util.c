@@ -549,12 +549,29 @@ etmpfile(void)
 	return fp;
 }
 
+/* standard output's file, if regular (setupstdout): no input may be it */
+static int stdout_regular;
+static dev_t stdout_dev;
+static ino_t stdout_ino;
+
 void
 setupstdout(void)
 {
 	static char buf[1 << 16];
+	struct stat st;
 
 	setvbuf(stdout, buf, _IOFBF, sizeof buf);
+	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+		stdout_regular = 1;
+		stdout_dev = st.st_dev;
+		stdout_ino = st.st_ino;
+	}
+}
+
+int
+isstdout(const struct stat *st)
+{
+	return stdout_regular && st->st_dev == stdout_dev && st->st_ino == stdout_ino;
 }
 
 _Noreturn void

@@ -130,8 +130,15 @@ int abovestd(int fd);
 FILE *scratchfile(void);
 FILE *etmpfile(void);
 
-/* Give stdout a large buffer; call before the first write. */
+/*
+ * Give stdout a large buffer, and note which file it is; call before the
+ * first write, and before opening any file (with descriptor 1 closed, a
+ * file opened later takes it, and is no output).
+ */
 void setupstdout(void);
+struct stat;
+/* Is st (of a regular file) standard output's file, as setupstdout saw it? */
+int isstdout(const struct stat *st);
 
 /* The processors online, from 1 to max. */
 unsigned nprocs(unsigned max);

@@ -350,6 +350,27 @@ load faults
 	[ "$(cat err)" = "docsplit: big.txt: changed as it was read" ]
 }
 
+@test "docsplit: a file that is standard output is not read" {
+	yes 'alpha beta' | head -c 1000000 >big
+	cp big want
+	run sh -c 'docsplit -f big >>big'
+	[ "$status" -eq 1 ]
+	[ "$output" = "docsplit: big: input file is output file" ]
+	cmp big want
+	printf 'A\nhello\n' >p
+	printf 'B\nbye\n' >q
+	run sh -c 'docsplit p q >>p'
+	[ "$status" -eq 1 ]
+	[ "$output" = "docsplit: p: input file is output file" ]
+	check 0 'A\nhello\nB\tbye\\n\n' '' cat p
+	# standard input too; an empty output file is read (there is nothing)
+	run sh -c 'docsplit <p >>p'
+	[ "$status" -eq 1 ]
+	[ "$output" = "docsplit: <stdin>: input file is output file" ]
+	: >e
+	check 0 'e\t\n' '' sh -c 'docsplit -f e >e; cat e'
+}
+
 @test "docsplit -f: an unreadable directory is reported and skipped" {
 	needasuser
 	mkdir -p d/no d/yes

@@ -37,6 +37,15 @@ pagefile() {
 	}' >"$1"
 }
 
+@test "wordfreq: a file that is standard output is not read, the others are" {
+	printf 'A\thello world\n' >p
+	printf 'B\tbye\n' >q
+	run sh -c 'wordfreq -p p q >>p'
+	[ "$status" -eq 1 ]
+	[ "$output" = "wordfreq: p: input file is output file" ]
+	check 0 'A\thello world\nB\tbye:1\n' '' cat p
+}
+
 @test "wordfreq -F -c: page files read as docsplit reads them, in parts" {
 	local o P i
 	pagefile pf
