@@ -308,6 +308,30 @@ load faults
 	check 0 'current\nlock\nv.1\n' '' ls -A st
 }
 
+@test "neardup: too few descriptors (ulimit -n) is said, never waited on" {
+	local n said=
+	neardup docs >want
+	for n in 11 12 13 14 15 16 17 18 19 20 22 24; do
+		run sh -c "ulimit -n $n && exec timeout 20 neardup docs 2>&1"
+		case $status in
+		0)
+			[ "$output" = "$(cat want)" ] ;;
+		1)
+			[ "$output" = "neardup: too few file descriptors (ulimit -n)" ]
+			said=1 ;;
+		2)
+			# so few that the shell cannot open the script or
+			# pipeline.sh: the shell's own failure
+			;;
+		*)
+			echo "ulimit -n $n: status $status: $output"
+			false ;;
+		esac
+	done
+	[ -n "$said" ]
+	[ "$status" -eq 0 ]
+}
+
 @test "neardup: an empty collection has no pairs" {
 	mkdir empty
 	check 0 '' '' neardup empty
