@@ -175,12 +175,14 @@ openversion(int dirfd, const char *where, int version, struct stsnap *snap)
 int
 st_snapshot(int statefd, const char *state, struct stsnap *snap)
 {
-	char where[PATH_MAX];
+	char where[PATH_MAX], link[2][PATH_MAX];
+	ssize_t len[2];
 	int i, dirfd, version, r;
 
 	for (i = 0; i < SNAPTRIES; i++) {
 		version = 2;
 		snprintf(where, sizeof where, "%s/current", state);
+		len[0] = readlinkat(statefd, "current", link[0], sizeof link[0]);
 		if ((dirfd = openat(statefd, "current", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			if (errno != ENOENT) {
 				weprintf("%s/current:", escname(state));
@@ -198,6 +200,13 @@ st_snapshot(int statefd, const char *state, struct stsnap *snap)
 		close(dirfd);
 		if (r <= 0)
 			return r;
+		/* a version missing its files, and not replaced meanwhile: none */
+		len[1] = readlinkat(statefd, "current", link[1], sizeof link[1]);
+		if (version == 2 && len[0] == len[1] &&
+		    (len[0] < 0 || !memcmp(link[0], link[1], (size_t)len[0]))) {
+			weprintf("%s: not a neardup state (no params or sketches)", escname(where));
+			return -1;
+		}
 		/* a version 1 state without its files is none, unless it became version 2 */
 		if (version == 1 && faccessat(statefd, "current", F_OK, AT_EACCESS) < 0) {
 			weprintf("%s: not a neardup state (no params or sketches)", escname(state));

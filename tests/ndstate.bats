@@ -84,6 +84,16 @@ setup() {
 	printf 'x\n' >elsewhere/params
 	: >elsewhere/sketches
 	check 1 '' 'ndstate: b/current/params: not a neardup state\n' ndstate -q b ./see
+	# a current without a version's files, not being replaced: said at once
+	rm b/current elsewhere/params
+	ln -s ../elsewhere b/current
+	check 1 '' 'ndstate: b/current: not a neardup state (no params or sketches)\n' ndstate -q b ./see
+	rm b/current
+	ln -s /etc b/current
+	check 1 '' 'ndstate: b/current: not a neardup state (no params or sketches)\n' ndstate -q b ./see
+	rm b/current
+	mkdir b/current
+	check 1 '' 'ndstate: b/current: not a neardup state (no params or sketches)\n' ndstate -q b ./see
 }
 
 @test "ndstate -a: the writer's command runs in the state; what it makes is published" {
