@@ -2,6 +2,7 @@
  * skidx: make, extend and read a kept collection of sketches as an index
  * file (skidx(5)), which simjoin -x queries.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,26 @@ compact(struct skidx *x, const char *path, struct join *b)
 	return len;
 }
 
+/*
+ * An index is appended to in place, past the length of the version it
+ * belongs to: a writer whose run was killed (its ndstate by SIGKILL) may
+ * still be doing so. The next one waits for it to end, then writes over
+ * what it left.
+ */
+static int
+lockfile(int fd)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	while (fcntl(fd, F_SETLKW, &fl) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
 /* -a, -o: append the batch to the index at path (a new one with make). */
 static int
 store(const char *path, int make, char **files, int n)
@@ -91,7 +112,7 @@ store(const char *path, int make, char **files, int n)
 	if (make) {
 		if (!afile_open(&a, path))
 			return 1;
-	} else if ((fd = open(path, O_RDWR)) < 0) {
+	} else if ((fd = open(path, O_RDWR)) < 0 || lockfile(fd) < 0) {
 		weprintf("%s:", escname(path));
 		return 1;
 	} else if (!(x = skidx_open(fd, path, length)))

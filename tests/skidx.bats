@@ -405,6 +405,35 @@ rsscheck() {
 	cmpout 0 want /dev/null neardup -q st docs
 }
 
+@test "neardup -a on an index: the next writer waits for the appender of a killed one" {
+	local w i
+	mkdir small one
+	for i in 1 2 3 4 5 6; do
+		seq -s ' ' $((i * 1000)) $((i * 1000 + 80)) >"small/s$i.txt"
+	done
+	seq -s ' ' 90000 90080 >one/new.txt
+	# a batch whose skidx -a takes a while
+	awk 'BEGIN { srand(7); for (i = 0; i < 60000; i++) { printf "{\"id\":\"big%d\",\"text\":\"", i
+		for (j = 0; j < 120; j++) printf "%sw%d", j ? " " : "", int(rand() * 50000); print "\"}" } }' >big.jsonl
+	neardup -o st small
+	neardup -j -a st big.jsonl >/dev/null 2>&1 3>&- &
+	w=$!	# ndstate: neardup becomes it
+	for ((i = 0; i < 3000; i++)); do
+		pgrep -f '^skidx -L [0-9]+ -a ' >/dev/null && break
+		sleep 0.01
+	done
+	[ "$i" -lt 3000 ]
+	kill -KILL "$w"
+	wait "$w" || :
+	# the next writer, done while the killed one's skidx -a runs on
+	check 0 '' '' neardup -a st one
+	while pgrep -f '^skidx -L [0-9]+ -a ' >/dev/null; do sleep 0.1; done
+	check 0 '' '' neardup -q st one
+	run ndstate -d st
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 7 ]
+}
+
 @test "neardup -a on an index: a SIGKILL at any point leaves the old state or the new one; readers all along" {
 	local n i pid batch
 	mkdir tmp q
