@@ -169,6 +169,12 @@ writer(int mode, const char *state, char *argv[])
 		statefd = openstate(state, mode == 'o', &created);
 		if (mode == 'o' && st_replaceable(statefd, state) < 0)
 			exit(1);
+		/* no lock taken, nothing cleaned, in a folder that is no state */
+		if (mode == 'a') {
+			if (st_snapshot(statefd, state, &snap) < 0)
+				exit(1);
+			close(snap.sketches);
+		}
 		if ((lockfd = st_lock(statefd, state, wflag)) == -1)
 			exit(1);
 		if (lockfd < 0) {

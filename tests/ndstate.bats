@@ -138,7 +138,7 @@ EOF2
 	check 1 '' 'ndstate: nope: no such state directory\n' ndstate -a nope ./see
 }
 
-@test "ndstate -o: a folder of someone's v.* and tmp.* is no state: kept whole" {
+@test "ndstate -o, -a: a folder of someone's v.* and tmp.* is no state: kept whole" {
 	mkdir -p rel/v.1.0 rel/v.2.0 rel/tmp.notes
 	echo notes >rel/v.1.0/NOTES
 	echo n >rel/tmp.notes/n
@@ -149,6 +149,9 @@ EOF2
 	echo x >two/v.1/app
 	check 1 '' 'ndstate: two: a directory that is not a neardup state: not replaced\n' ndstate -o two ./see
 	check 0 'app\n' '' ls -A two/v.1
+	# nor added to: nothing removed, no lock made
+	check 1 '' 'ndstate: two: not a neardup state (no params or sketches)\n' ndstate -a two ./see
+	check 0 'two\ntwo/tmp.2\ntwo/v.1\ntwo/v.1/app\n' '' sh -c 'find two | LC_ALL=C sort'
 	# with the lock of a first run that did not end: replaced
 	: >two/lock
 	check 0 'params none\nwork two/tmp.N\nno sketches\n' '' sh -c 'ndstate -o two ./see | sed "s/tmp\.[0-9]*/tmp.N/"'
