@@ -331,7 +331,7 @@ getdoc(const struct skidx *x, uint64_t g, struct sketch *s)
 	i1 = sg->idoff[i + 1];
 	s->nshingles = sg->nsh[i];
 	if (h0 > h1 || h1 > sg->h->nhv || h1 - h0 > SK_MAXSIZE || h1 - h0 > s->nshingles ||
-	    (h1 - h0 == 0 && s->nshingles) || i0 > i1 || i1 > sg->h->nid || i0 == i1) {
+	    (h1 - h0 == 0 && s->nshingles) || i0 > i1 || i1 > sg->h->nid) {
 		forged(x);
 		return -1;
 	}

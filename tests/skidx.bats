@@ -405,6 +405,22 @@ rsscheck() {
 	cmpout 0 want /dev/null neardup -q st docs
 }
 
+@test "neardup: a document of an empty ID is kept, queried and dumped as any other" {
+	local t u
+	t=$(seq -s ' ' 1000 1080)
+	u=$(seq -s ' ' 5000 5080)
+	printf '{"id":"a","text":"%s"}\n{"id":"b","text":"%s"}\n' "$t" "$u" >good.jsonl
+	printf '{"id":"","text":"%s x"}\n' "$t" >empty.jsonl
+	check 0 'a\t\t0.9872\n' '' neardup -j good.jsonl empty.jsonl
+	check 0 '' '' neardup -j -o st good.jsonl
+	check 0 '\ta\t0.9872\n' '' neardup -j -a st empty.jsonl
+	check 0 '\ta\t0.9872\n' '' neardup -j -q st empty.jsonl
+	check 0 'a\t\t0.9872\n' '' neardup -j -q st good.jsonl
+	check 0 'a\nb\n\n' '' sh -c 'ndstate -d st | cut -f 1'
+	check 0 'a\t\t0.9872\n' '' neardup -j -o st2 good.jsonl empty.jsonl
+	check 0 'a\nb\n\n' '' sh -c 'ndstate -d st2 | cut -f 1'
+}
+
 @test "neardup -a on an index: the next writer waits for the appender of a killed one" {
 	local w i
 	mkdir small one
