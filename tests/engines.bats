@@ -224,6 +224,26 @@ states() {
 	grep -q '^neardup: stage sketch: 2 tasks in' got.err
 }
 
+@test "neardup -E local -P 2, 3: binary files are skipped as one run skips them" {
+	local p m
+	mkdir bin
+	cp -R docs bin/docs
+	# one run reads them as -f does: binary if a NUL is in the first 8 kB
+	printf '\0\1\2binary' >bin/docs/0.bin
+	printf 'text first, then\0' >bin/docs/m.dat
+	cd bin
+	for m in '' -c -u; do
+		neardup $m docs >want
+		for p in 2 3; do
+			cmpout 0 want /dev/null neardup $m -P "$p" docs
+		done
+	done
+	neardup -o s1 docs
+	neardup -P 2 -o s2 docs
+	ndstate -d s1 >want
+	cmpout 0 want /dev/null ndstate -d s2
+}
+
 @test "neardup -E local: a file not read is said, the others joined, status 1" {
 	printf 'docsplit: nofile: No such file or directory\n' >want.err
 	cmpout 1 ../ref.pairs want.err neardup -P 2 nofile docs
