@@ -1,6 +1,7 @@
 /* state.c: a kept neardup state on disk: its versions, lock and parameters. */
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -558,20 +559,25 @@ st_cleantmp(const char *dir, const char *prefix)
 {
 	struct dirent *e;
 	struct stat st;
-	const char *p, *dot, *err;
+	struct utsname u;
+	const char *p, *dot, *at, *err;
 	size_t k = strlen(prefix);
 	long long pid;
 	DIR *d;
-	int ret = 0;
+	int ret = 0, named;
 
 	/* an unreadable dir: the run's own mkdir there says why */
 	if (!(d = opendir(dir)))
 		return 0;
+	named = uname(&u) == 0;
 	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, prefix, k) || e->d_name[k] != '.')
 			continue;
 		p = e->d_name + k + 1;
 		if (!(dot = strchr(p, '.')))
+			continue;
+		/* another host's (a directory all hosts share): its PID is not ours to look up */
+		if ((at = strrchr(dot, '@')) && (!named || strcmp(at + 1, u.nodename)))
 			continue;
 		pid = parsenumn(p, (size_t)(dot - p), 1, INT_MAX, &err);
 		if (err || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||

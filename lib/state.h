@@ -82,7 +82,9 @@ int st_remove(int dirfd, const char *where, const char *name);
 
 /*
  * Remove the directories prefix.PID.* in dir that are ours and whose
- * process PID is gone (a temporary directory of a killed run).
+ * process PID is gone (a temporary directory of a killed run). One whose
+ * name ends in @HOST, HOST not this host's node name, is another host's:
+ * kept.
  */
 int st_cleantmp(const char *dir, const char *prefix);
 

@@ -68,20 +68,21 @@ fraction() {
 	fi
 }
 
-# maketemp: make the run's temporary directory, readable by the user only,
-# in TMPDIR (default /tmp) as PROG.PID.N, N the first number free: mkdir
-# makes it or fails, never taking an existing name or a planted link. Sets
-# tmp to its path (with ./ before a TMPDIR that begins with -).
+# maketemp [SUFFIX]: make the run's temporary directory, readable by the
+# user only, in TMPDIR (default /tmp) as PROG.PID.NSUFFIX, N the first
+# number free: mkdir makes it or fails, never taking an existing name or a
+# planted link. Sets tmp to its path (with ./ before a TMPDIR that begins
+# with -).
 maketemp() {
 	_dir=${TMPDIR:-/tmp}
 	case $_dir in -*) _dir=./$_dir ;; esac
 	[ -d "$_dir" ] && [ -w "$_dir" ] || die "$(escname "$_dir"): cannot make temporary files"
 	_i=0
-	until (umask 077 && mkdir -- "$_dir/$prog.$$.$_i") 2>/dev/null; do
+	until (umask 077 && mkdir -- "$_dir/$prog.$$.$_i${1-}") 2>/dev/null; do
 		_i=$((_i + 1))
 		[ "$_i" -lt 100 ] || die "$(escname "$_dir"): cannot make temporary files"
 	done
-	tmp=$_dir/$prog.$$.$_i
+	tmp=$_dir/$prog.$$.$_i${1-}
 }
 
 # stopjobs: stop the background jobs in pids, and wait for them. A signal

@@ -208,6 +208,12 @@ EOF2
 	printf '%s\n' "neardup.$$.x" neardup.1.x neardup.999999998.file neardup.x.y other.999999999.x |
 		sort | cmp - got
 	check 0 '' '' ndstate -t nonexistent
+	# another host's (a TMPDIR all hosts share): its PID is not ours to look up
+	local host
+	host=$(uname -n)
+	mkdir u u/neardup.999999999.0@"$host" u/neardup.999999999.1@other.host u/neardup.999999999.2@
+	check 0 '' '' ndstate -t u
+	check 0 'neardup.999999999.1@other.host\nneardup.999999999.2@\n' '' ls -A u
 }
 
 @test "ndstate: signals are passed on to the writer's command" {
