@@ -335,7 +335,7 @@ st_lock(int statefd, const char *state, int wait)
 {
 	struct flock fl, holder;
 	struct stat a, b;
-	int fd;
+	int fd, r;
 
 	if ((fd = openat(statefd, "lock", O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666)) < 0) {
 		weprintf("%s/lock:", escname(state));
@@ -366,9 +366,14 @@ st_lock(int statefd, const char *state, int wait)
 		return -1;
 	}
 	/* the file locked must still be the state's lock (st_unmake removes it) */
-	if (fstatat(statefd, "lock", &b, AT_SYMLINK_NOFOLLOW) < 0 ||
+	if ((r = fstatat(statefd, "lock", &b, AT_SYMLINK_NOFOLLOW)) < 0 ||
 	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
 		close(fd);
+		/* no run of ours makes one: no run will replace it */
+		if (r == 0 && S_ISLNK(b.st_mode)) {
+			weprintf("%s/lock: a symbolic link", escname(state));
+			return -1;
+		}
 		return -2;
 	}
 	return fd;

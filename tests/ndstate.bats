@@ -197,6 +197,13 @@ EOF2
 	check 0 '' '' ndstate -o st ./make "$params"
 	[ -L st ]
 	check 0 'current\nlock\nv.1\n' '' ls -A real
+	# a lock that is a link is none of ours: said at once, not retried
+	: >elsewhere
+	rm real/lock
+	ln -s ../elsewhere real/lock
+	check 1 '' 'ndstate: st/lock: a symbolic link\n' ndstate -a st ./make "$params"
+	check 1 '' 'ndstate: st/lock: a symbolic link\n' ndstate -o st ./make "$params"
+	check 0 'current\nlock\nv.1\n' '' ls -A real
 }
 
 @test "ndstate -t: the temporary directories of gone processes, ours" {
