@@ -421,6 +421,22 @@ rsscheck() {
 	check 0 'a\nb\n\n' '' sh -c 'ndstate -d st2 | cut -f 1'
 }
 
+@test "neardup -a: a copy of the state made with hard links is not written through" {
+	local i b
+	for b in 0 1 2; do
+		mkdir "b$b"
+		for i in 1 2 3; do
+			seq -s ' ' $((b * 10000 + i * 1000)) $((b * 10000 + i * 1000 + 80)) >"b$b/d$i.txt"
+		done
+	done
+	neardup -o seen b0
+	cp -R -P -l seen fork
+	check 0 '' '' neardup -a fork b1
+	check 0 '' '' neardup -a seen b2
+	check 0 'b0/d1.txt\nb0/d2.txt\nb0/d3.txt\nb1/d1.txt\nb1/d2.txt\nb1/d3.txt\n' '' sh -c 'ndstate -d fork | cut -f 1'
+	check 0 'b0/d1.txt\nb0/d2.txt\nb0/d3.txt\nb2/d1.txt\nb2/d2.txt\nb2/d3.txt\n' '' sh -c 'ndstate -d seen | cut -f 1'
+}
+
 @test "neardup -a on an index: the next writer waits for the appender of a killed one" {
 	local w i
 	mkdir small one
