@@ -145,3 +145,12 @@ need_rss() {
 	fi
 	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
 }
+
+# loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
+loops() {
+	if [ -n "${ASAN_OPTIONS:-}" ]; then
+		echo $(($1 / 5))
+	else
+		echo "$1"
+	fi
+}

@@ -431,15 +431,6 @@ parts() {
 
 # ---- The state's guarantees (issue 17) ----
 
-# loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
-loops() {
-	if [ -n "${ASAN_OPTIONS:-}" ]; then
-		echo $(($1 / 5))
-	else
-		echo "$1"
-	fi
-}
-
 # kept STATE: the sketches a state keeps, in either version's layout.
 kept() {
 	if [ -e "$1/current" ]; then

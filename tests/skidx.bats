@@ -7,15 +7,6 @@ load helper
 
 u='usage: skidx [-c] [-L length] -a index [file ...] | [-L length] -d index | -o index [file ...]\n'
 
-# loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
-loops() {
-	if [ -n "${ASAN_OPTIONS:-}" ]; then
-		echo $(($1 / 5))
-	else
-		echo "$1"
-	fi
-}
-
 # rename FROM: the records on stdin with IDs cN, N counting from FROM (exact copies).
 rename() {
 	awk -F'\t' -v n="$1" 'BEGIN { OFS = "\t" } { $1 = "c" n++; print }'
