@@ -285,6 +285,33 @@ states() {
 	[ "$(ls st)" = "$(ls ../st)" ]
 }
 
+@test "neardup -E local: interrupted at any moment, it stops every task without a word" {
+	local i n pid st sig left hit=0
+	rm -rf wi
+	mkdir wi
+	n=$(loops 20)
+	for ((i = 0; i < n; i++)); do
+		sig=TERM
+		[ $((i % 3)) -ne 1 ] || sig=HUP
+		setsid neardup -P 3 -W wi docs >/dev/null 2>err 3>&- &
+		pid=$!
+		# (a run takes about 0.35 s here)
+		sleep "0.$((RANDOM % 3))$((RANDOM % 10))"
+		kill -"$sig" "$pid" 2>/dev/null || :
+		st=0
+		wait "$pid" || st=$?
+		[ "$st" -eq 0 ] || hit=$((hit + 1))
+		# its tasks and theirs are gone, and so is its work directory
+		sleep 0.3
+		left=$(ps -o stat= -s "$pid" | grep -cv '^Z' || :)
+		[ "$left" -eq 0 ] || { ps -o pid,stat,args -s "$pid" >&2; false; }
+		case $sig:$st in TERM:143 | HUP:129 | *:0) ;; *) echo "$sig: status $st" >&2; false ;; esac
+		[ ! -s err ] || { cat err >&2; false; }
+		[ -z "$(ls wi)" ]
+	done
+	[ "$hit" -ge $((n / 3)) ]
+}
+
 @test "neardup -E local: a task that fails and a task killed run again: the same pairs" {
 	faults
 	echo "neardup: stage keys failed (status 3)" >want.err
