@@ -90,10 +90,10 @@ maketemp() {
 # started last ($!) is stopped too, unless it was reaped (its PID then in
 # reaped). A job forked just before the signal may also lose it (it
 # catches it with the trap it was forked with, then drops it) and block
-# for ever opening a named pipe: TERM when stopping (an interruption),
-# time for the jobs to stop on it (until none runs, at most 3 s: one that
-# stops its own, as ndshard does, needs a while), then KILL to every job
-# not yet reaped (so no PID can be another process's).
+# for ever opening a named pipe: TERM, a moment for the jobs to stop on it
+# when stopping (an interruption), then KILL to every job not yet reaped
+# (so no PID can be another process's). A job in slowstop stops processes
+# of its own first (ndshard): it is given up to 3 s.
 stopjobs() {
 	_last=
 	[ -z "${!-}" ] || [ "$!" = "${reaped-}" ] || _last=$!
@@ -101,11 +101,12 @@ stopjobs() {
 		if [ -n "${stopping-}" ]; then
 			# shellcheck disable=SC2086
 			kill -TERM $pids $_last 2>/dev/null
+			sleep 0.2
 			_i=0
 			# (a job ended is a zombie until waited for: Z)
-			# shellcheck disable=SC2086
-			while [ "$_i" -lt 30 ] && sleep 0.1 &&
-			    ps -o stat= -p "$(echo $pids $_last | tr ' ' ,)" 2>/dev/null | grep -qv '^Z'; do
+			while [ -n "${slowstop-}" ] && [ "$_i" -lt 28 ] &&
+			    ps -o stat= -p "$slowstop" 2>/dev/null | grep -qv '^Z'; do
+				sleep 0.1
 				_i=$((_i + 1))
 			done
 		fi
