@@ -211,7 +211,7 @@ FUZZCC = clang
 # (a harness renames the main of the command it includes, which has no
 # prototype: -Wno-missing-prototypes)
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -pthread \
+	-D_GNU_SOURCE -Ifuzz -Wl,--wrap=rdr_open -Wl,--wrap=rdr_fdopen -Wl,--wrap=rdr_opendoc -pthread \
 	-Wno-missing-prototypes
 FUZZDIR = $(BUILD)/fuzz
 FUZZ_SECONDS = 10

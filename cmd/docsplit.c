@@ -326,13 +326,12 @@ listpath(const char *path, const char *id)
 	struct rdr r;
 	const char *p;
 	size_t n;
-	int fd, binary;
+	int binary;
 
 	if (!listsniff)
 		return putpath(id);
-	if ((fd = rdr_opendoc(path, 0)) < 0)
+	if (rdr_opendoc(&r, path, 0) < 0)
 		return 1;
-	rdr_fdopen(&r, fd, path);
 	rdr_gunzip(&r, doc.max);
 	n = rdr_peek(&r, SNIFF_LEN, &p);
 	binary = binaryfile(&r, p, n, 1);
@@ -460,7 +459,6 @@ walkentry(const char *path)
 {
 	struct stat st;
 	struct rdr r;
-	int fd;
 
 	if (lstat(path, &st) < 0) {
 		weprintf("%s:", escname(path));
@@ -481,9 +479,8 @@ walkentry(const char *path)
 	if (listonly)
 		return listpath(path, path);
 	/* it may have changed since lstat: a FIFO now must not block the walk */
-	if ((fd = rdr_opendoc(path, 0)) < 0)
+	if (rdr_opendoc(&r, path, 0) < 0)
 		return 1;
-	rdr_fdopen(&r, fd, path);
 	return readfile(&r, path);
 }
 
@@ -552,7 +549,7 @@ dopath(const char *path, const char *id)
 {
 	struct stat st;
 	struct rdr r;
-	int fd, dirok = 1;
+	int opened, dirok = 1;
 
 	if (listonly) {
 		if (stat(path, &st) < 0) {
@@ -575,11 +572,10 @@ dopath(const char *path, const char *id)
 			return 0;
 		dirok = 0;
 	}
-	if ((fd = rdr_opendoc(path, dirok)) == RDR_DIR)
+	if ((opened = rdr_opendoc(&r, path, dirok)) == RDR_DIR)
 		return walk(path);
-	if (fd < 0)
+	if (opened < 0)
 		return 1;
-	rdr_fdopen(&r, fd, path);
 	if (again(id)) {
 		rdr_close(&r);
 		return 1;

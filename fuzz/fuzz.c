@@ -90,12 +90,14 @@ fuzz_begin(struct fuzzin *in, const uint8_t *d, size_t n, int nparts)
 
 /*
  * Every reader the tool or the library opens gets the buffer size of this
- * input (the harnesses link with -Wl,--wrap=rdr_open).
+ * input (the harnesses link with -Wl,--wrap=rdr_open, and so on).
  */
 int __real_rdr_open(struct rdr *r, const char *path);
 int __wrap_rdr_open(struct rdr *r, const char *path);
 void __real_rdr_fdopen(struct rdr *r, int fd, const char *path);
 void __wrap_rdr_fdopen(struct rdr *r, int fd, const char *path);
+int __real_rdr_opendoc(struct rdr *r, const char *path, int dirok);
+int __wrap_rdr_opendoc(struct rdr *r, const char *path, int dirok);
 
 static void
 shrink(struct rdr *r)
@@ -120,5 +122,15 @@ __wrap_rdr_fdopen(struct rdr *r, int fd, const char *path)
 {
 	__real_rdr_fdopen(r, fd, path);
 	shrink(r);
+}
+
+int
+__wrap_rdr_opendoc(struct rdr *r, const char *path, int dirok)
+{
+	int ret = __real_rdr_opendoc(r, path, dirok);
+
+	if (ret == 0)
+		shrink(r);
+	return ret;
 }
 

@@ -23,13 +23,12 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	ptrdiff_t m;
 	uint64_t max, got;
 	uintmax_t last = 0;
-	int k, fd;
+	int k;
 
 	fuzz_begin(&in, d, n, 1);
 	max = ((uint64_t)1 << (in.o2 & 15)) + 1;
-	if ((fd = rdr_opendoc(in.path[0], 0)) < 0)
+	if (rdr_opendoc(&r, in.path[0], 0) < 0)
 		abort();
-	rdr_fdopen(&r, fd, in.path[0]);
 	rdr_gunzip(&r, UINT64_MAX);
 	warc_init(&w, &r, max);
 	while ((k = warc_next(&w)) != WARC_END) {

@@ -39,14 +39,44 @@ rdr_open(struct rdr *r, const char *path)
 	return 0;
 }
 
+/*
+ * Set r up to read fd, named path; st: the file's status, NULL if it is
+ * not known. A regular file is watched for changes, or refused if it is
+ * standard output (rdr.h).
+ */
+static void
+setup(struct rdr *r, int fd, const char *path, const struct stat *st)
+{
+	memset(r, 0, sizeof *r);
+	r->atbol = 1;
+	r->fd = fd;
+	r->isstdin = !strcmp(path, "-");
+	r->name = r->isstdin ? "<stdin>" : path;
+	r->cap = BLOCK;
+	r->buf = emalloc(r->cap + 1);
+	if (!st || !S_ISREG(st->st_mode))
+		return;
+	if (st->st_size > 0 && isstdout(st)) {
+		/* what it writes it would read again, without end */
+		weprintf("%s: input file is output file", escname(r->name));
+		r->err = r->eof = 1;
+		return;
+	}
+	r->watch = 1;
+	r->size0 = st->st_size;
+	r->mtime0 = st->st_mtim;
+}
+
 int
-rdr_opendoc(const char *path, int dirok)
+rdr_opendoc(struct rdr *r, const char *path, int dirok)
 {
 	struct stat st;
 	int fd;
 
-	if (!strcmp(path, "-"))
-		return STDIN_FILENO;
+	if (!strcmp(path, "-")) {
+		rdr_fdopen(r, STDIN_FILENO, path);
+		return 0;
+	}
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
 		weprintf("%s:", escname(path));
 		return -1;
@@ -59,7 +89,8 @@ rdr_opendoc(const char *path, int dirok)
 	} else if (!S_ISREG(st.st_mode)) {
 		weprintf("%s: not a regular file", escname(path));
 	} else {
-		return fd;	/* O_NONBLOCK kept: see rawread */
+		setup(r, fd, path, &st);	/* O_NONBLOCK kept: see rawread */
+		return 0;
 	}
 	close(fd);
 	return -1;
@@ -70,24 +101,7 @@ rdr_fdopen(struct rdr *r, int fd, const char *path)
 {
 	struct stat st;
 
-	memset(r, 0, sizeof *r);
-	r->atbol = 1;
-	r->fd = fd;
-	r->isstdin = !strcmp(path, "-");
-	r->name = r->isstdin ? "<stdin>" : path;
-	r->cap = BLOCK;
-	r->buf = emalloc(r->cap + 1);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	if (st.st_size > 0 && isstdout(&st)) {
-		/* what it writes it would read again, without end */
-		weprintf("%s: input file is output file", escname(r->name));
-		r->err = r->eof = 1;
-		return;
-	}
-	r->watch = 1;
-	r->size0 = st.st_size;
-	r->mtime0 = st.st_mtim;
+	setup(r, fd, path, fstat(fd, &st) == 0 ? &st : NULL);
 }
 
 int

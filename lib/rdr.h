@@ -39,17 +39,17 @@ int rdr_open(struct rdr *r, const char *path);
 enum { RDR_DIR = -2 };
 
 /*
- * Open a document, a file that must be regular, for rdr_fdopen, and
+ * Open a document, a file that must be regular, to read with r, and
  * never block: a FIFO (or device) put in its place after the caller
  * looked would block open(2) for good, so it is opened O_NONBLOCK and
  * fstat(2)ed; a regular file is read with O_NONBLOCK still set (its
  * reads do not heed it; rdr's reads clear it should one say EAGAIN).
- * Returns the descriptor; "-" is standard input, taken whatever it is;
- * a directory, with dirok, gives RDR_DIR and is left closed for the
- * caller to walk; anything else is reported ("path: not a regular
- * file") and gives -1, as does a failure to open it.
+ * Returns 0, r open as rdr_fdopen opens it; "-" is standard input, taken
+ * whatever it is; a directory, with dirok, gives RDR_DIR and is left
+ * closed for the caller to walk; anything else is reported ("path: not
+ * a regular file") and gives -1, as does a failure to open it.
  */
-int rdr_opendoc(const char *path, int dirok);
+int rdr_opendoc(struct rdr *r, const char *path, int dirok);
 /*
  * Read the open descriptor fd, named path, which rdr_close closes; path
  * "-" alone means standard input (named "<stdin>", left open), never the
@@ -59,9 +59,8 @@ int rdr_opendoc(const char *path, int dirok);
  * as it was read") and sets r->err: what was read of it may be of no
  * version the file ever had (a truncated file read past its new end).
  * A file that is standard output (as setupstdout saw it), and not
- * empty, is not read at all
- * ("name: input file is output file"; r->err set): a filter would read
- * back what it writes, without end.
+ * empty, is not read at all ("name: input file is output file"; r->err
+ * set): a filter would read back what it writes, without end.
  */
 void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /*
