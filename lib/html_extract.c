@@ -294,7 +294,7 @@ initcand(const struct html *h, struct xs *x, uint32_t i, int flags)
 	X(i).score = (float)tagweight((enum tag)h->n[i].tag) + ((flags & WEIGHT) ? h->n[i].hint : 0);
 }
 
-enum { NOANC = UINT32_MAX };
+#define NOANC UINT32_MAX	/* no ancestor (an enum is an int) */
 
 /* The parent of element a; of an element in <body>, the page (0) only if rootok; else NOANC. */
 static uint32_t
