@@ -85,6 +85,19 @@ maketemp() {
 	tmp=$_dir/$prog.$$.$_i${1-}
 }
 
+# untilgone TENTHS PID...: wait until none of the PIDs runs, at most
+# TENTHS tenths of a second (an ended process not yet waited for, a
+# zombie, runs no more).
+untilgone() {
+	_t=$1
+	shift
+	while [ "$_t" -gt 0 ] && [ $# -gt 0 ] &&
+	    ps -o stat= -p "$(echo "$@" | tr ' ' ,)" 2>/dev/null | grep -qv '^Z'; do
+		sleep 0.1
+		_t=$((_t - 1))
+	done
+}
+
 # stopjobs: stop the background jobs in pids, and wait for them. A signal
 # can come between a job's fork and its PID's entry in pids, so the job
 # started last ($!) is stopped too, unless it was reaped (its PID then in
@@ -102,13 +115,7 @@ stopjobs() {
 			# shellcheck disable=SC2086
 			kill -TERM $pids $_last 2>/dev/null
 			sleep 0.2
-			_i=0
-			# (a job ended is a zombie until waited for: Z)
-			while [ -n "${slowstop-}" ] && [ "$_i" -lt 28 ] &&
-			    ps -o stat= -p "$slowstop" 2>/dev/null | grep -qv '^Z'; do
-				sleep 0.1
-				_i=$((_i + 1))
-			done
+			[ -z "${slowstop-}" ] || untilgone 28 "$slowstop"
 		fi
 		# shellcheck disable=SC2086
 		kill -KILL $pids $_last 2>/dev/null
