@@ -175,7 +175,7 @@ clean() {
 	fake topn 'exit 3'
 	check 1 '' 'simtool: stage topn failed\n' \
 		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" SIMTOOL_PARTS=2 simtool 3 4
-	fake wordfreq 'case $* in *-T*) exit 4 ;; esac; exec "$real" "$@"'
+	fake wordfreq 'case $* in *-T*article.txt) exit 4 ;; esac; exec "$real" "$@"'
 	run -1 --separate-stderr env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" SIMTOOL_PARTS=2 simtool 3 4
 	[ "$output" = "" ]
 	[ "$stderr" = "simtool: stage wordfreq -p article.txt (part 1/2) failed
@@ -209,12 +209,11 @@ teardown() {
 	stopbusy
 }
 
-@test "simtool: one part for each processor online, on a busy machine too" {
-	n=$(getconf _NPROCESSORS_ONLN)
-	[ "$n" -le 64 ] || n=64
-	[ "$n" -ge 2 ] || skip "one processor: one part either way"
-	small
-	mkdir tmp
+# parts SIZES...: run simtool 3 4 on the small corpus, wc -c faked to
+# give article.txt and sample.txt the SIZES (none: the real ones); the
+# parts of its count stages, sorted, in got.parts.
+parts() {
+	rm -rf fakes parts
 	# the part of each count stage (an argument -T, not a path holding
 	# "-T"): the word after -c
 	fake wordfreq 'prev= part= counts=
@@ -225,26 +224,70 @@ for a; do
 done
 [ -z "$counts" ] || echo "$part" >>"$PWD/parts"
 exec "$real" "$@"'
-	# a process running on each processor, for the whole run
+	[ $# -eq 0 ] ||
+		fake wc "printf '%s article.txt\\n%s sample.txt\\ntotal\\n' $1 $2"
+	run -0 env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	sort parts >got.parts
+}
+
+# wantparts P: want.parts for P parts, each counting both files.
+wantparts() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		echo "$i/$1"
+		echo "$i/$1"
+		i=$((i + 1))
+	done | sort >want.parts
+}
+
+@test "simtool: a part for each 48 MiB between the inputs' sizes, at most one a processor" {
+	n=$(getconf _NPROCESSORS_ONLN)
+	[ "$n" -le 64 ] || n=64
+	[ "$n" -ge 2 ] || skip "one processor: one part either way"
+	small
+	mkdir tmp
+	printf "$small4" >want
+	parts
+	wantparts 1
+	cmp got.parts want.parts
+	cmp result.txt want
+	parts 50331647 0
+	cmp got.parts want.parts
+	# a process running on each processor, for the whole run: the same
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		sh -c 'while :; do :; done' &
 		echo $! >>busy
 		i=$((i + 1))
 	done
-	run -0 env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	parts 50331648 0
 	stopbusy
-	printf "$small4" >want
+	wantparts 2
+	cmp got.parts want.parts
 	cmp result.txt want
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		echo "$i/$n"
-		i=$((i + 1))
-	done >want.parts
-	sort -n want.parts >want.sorted
-	sort -n parts >got.sorted
-	cmp got.sorted want.sorted
+	parts 7 50331655
+	cmp got.parts want.parts
+	parts 0 6442450944
+	wantparts "$n"
+	cmp got.parts want.parts
+	cmp result.txt want
 	clean
+}
+
+@test "simtool: the inputs' sizes cannot be read: an error before the work" {
+	n=$(getconf _NPROCESSORS_ONLN)
+	[ "$n" -ge 2 ] || skip "one processor: the sizes are not read"
+	small
+	mkdir tmp
+	printf 'old\n' >result.txt
+	fake wc 'exit 1'
+	check 1 '' 'simtool: article.txt, sample.txt: cannot read their sizes\n' \
+		env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	fake wc 'echo x article.txt'
+	check 1 '' 'simtool: article.txt, sample.txt: cannot read their sizes\n' \
+		env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	check 0 'old\n' '' cat result.txt
+	[ -z "$(ls -A tmp)" ]
 }
 
 @test "simtool 1000 32 on the course data: the statement's screen" {
@@ -446,14 +489,20 @@ simtool: stage fmtresult failed
 	small
 	mkdir tmp
 	printf 'old\n' >result.txt
-	# the sample's wordfreq -p writes half a record, then is killed
-	# (as by the OOM killer): fphash fails on the cut record, but the
-	# cause is wordfreq
+	# cat, joining the parts' article fingerprints for hamq, writes half
+	# a record, then is killed (as by the OOM killer): hamq fails on the
+	# cut record, but the cause is cat
+	fake cat '"$real" "$@" | head -c 9; kill -KILL $$'
+	check 1 '' "hamq: <stdin>:2: no TAB between ID and fingerprint\nsimtool: stage cat killed by signal SIGKILL\n" \
+		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" SIMTOOL_PARTS=2 simtool 3 4
+	check 0 'old\n' '' cat result.txt
+	# a count stage killed: named, and nothing after it runs
+	rm fakes/cat
 	fake wordfreq 'case $* in
-	*" -v "*) "$real" "$@" | head -c 9; kill -KILL $$ ;;
+	*sample.txt) "$real" "$@" | head -c 9; kill -KILL $$ ;;
 	esac
 	exec "$real" "$@"'
-	check 1 '' "fphash: <stdin>:1: bad count item '2:'\nsimtool: stage wordfreq -p sample.txt killed by signal SIGKILL\n" \
+	check 1 '' "simtool: stage wordfreq -p sample.txt killed by signal SIGKILL\n" \
 		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
 	check 0 'old\n' '' cat result.txt
 	clean
