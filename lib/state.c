@@ -228,7 +228,11 @@ st_current(int statefd, const char *state, char *cur, size_t n)
 		cur[0] = '\0';
 		if (errno == ENOENT)
 			return 0;
-		weprintf("%s/current:", escname(state));
+		/* a directory, say: a writer could not replace it by a link */
+		if (errno == EINVAL)
+			weprintf("%s/current: not a symbolic link to a version", escname(state));
+		else
+			weprintf("%s/current:", escname(state));
 		return -1;
 	}
 	cur[r] = '\0';

@@ -157,6 +157,19 @@ EOF2
 	check 0 'params none\nwork two/tmp.N\nno sketches\n' '' sh -c 'ndstate -o two ./see | sed "s/tmp\.[0-9]*/tmp.N/"'
 }
 
+@test "ndstate -a, -o: a current that is a directory, not a link: refused, kept" {
+	state st 'x\t1\t1\n'
+	: >st/lock
+	rm st/current
+	cp -R st/v.1 st/current
+	check 1 '' 'ndstate: st/current: not a symbolic link to a version\n' ndstate -a st ./see
+	check 1 '' 'ndstate: st/current: not a symbolic link to a version\n' ndstate -o st ./see
+	check 0 'current\nlock\nv.1\n' '' ls -A st
+	check 0 'params\nsketches\n' '' ls -A st/current
+	# readers read it as it is
+	check 0 'params 5 128 main\nwork none\nx\t1\t1\n' '' ndstate -q st ./see
+}
+
 @test "ndstate -a, -o: what killed writers left is removed, the current version kept" {
 	state st 'x\t1\t1\n'
 	mkdir st/tmp.1 st/tmp.2 st/v.7 st/tmp.3
