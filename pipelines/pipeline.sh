@@ -124,25 +124,52 @@ stopjobs() {
 	pids=
 }
 
-# cpus: in _num, the processors online, 1 to 64 (in _n, not bounded by
-# 64): Linux's list, else getconf; 1 when that is not known.
+# cpulist LIST: in _c, the processors of a Linux CPU list such as
+# 0-3,8,10-11; 0 if it is malformed.
+cpulist() {
+	_c=0
+	_ifs=$IFS
+	IFS=,
+	for _r in $1; do
+		case $_r in
+		*[!0-9-]*|''|-*|*-|*-*-*) _c=0; break ;;
+		*-*)
+			[ "${_r#*-}" -ge "${_r%-*}" ] || { _c=0; break; }
+			_c=$((_c + ${_r#*-} - ${_r%-*} + 1)) ;;
+		*) _c=$((_c + 1)) ;;
+		esac
+	done
+	IFS=$_ifs
+}
+
+# allowed: in _num, the processors this shell, and so what it starts, may
+# run on (Linux's Cpus_allowed_list: a taskset, the cpuset of a Slurm job
+# or of a container); 0 when that is not known.
+allowed() {
+	_num=0
+	[ -r /proc/self/status ] || return 0
+	while read -r _k _l; do
+		[ "$_k" = Cpus_allowed_list: ] || continue
+		cpulist "$_l"
+		_num=$_c
+		break
+	done </proc/self/status 2>/dev/null
+}
+
+# cpus: in _num, the processors online that this shell may run on
+# (allowed), 1 to 64 (in _n, not bounded by 64): Linux's list, else
+# getconf; 1 when that is not known.
 cpus() {
 	_n=0
 	if [ -r /sys/devices/system/cpu/online ] &&
 	    read -r _l </sys/devices/system/cpu/online 2>/dev/null; then
-		_ifs=$IFS
-		IFS=,
-		for _r in $_l; do
-			case $_r in
-			*[!0-9-]*|'') _n=0; break ;;
-			*-*) _n=$((_n + ${_r#*-} - ${_r%-*} + 1)) ;;
-			*) _n=$((_n + 1)) ;;
-			esac
-		done
-		IFS=$_ifs
+		cpulist "$_l"
+		_n=$_c
 	fi
 	[ "$_n" -gt 0 ] || _n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || _n=1
 	case $_n in ''|*[!0-9]*|0) _n=1 ;; esac
+	allowed
+	[ "$_num" -lt 1 ] || [ "$_num" -ge "$_n" ] || _n=$_num
 	_num=$_n
 	[ "$_num" -le 64 ] || _num=64
 }

@@ -429,6 +429,22 @@ parts() {
 	check 0 'docs/a.txt\ndocs/a2.txt\ndocs/b.txt\ndocs/b2.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n' '' cut -f1 kept.1
 }
 
+@test "neardup: no more parts, nor simjoin processes, than the processors it may run on" {
+	local real
+	command -v taskset >/dev/null || skip "no taskset"
+	real=$(command -v sketch)
+	mkdir fakes
+	printf '#!/bin/sh\necho >>"%s/calls"\nexec "%s" "$@"\n' "$PWD" "$real" >fakes/sketch
+	real=$(command -v simjoin)
+	printf '#!/bin/sh\necho "$*" | grep -o -- "-j [0-9]*" >>"%s/procs"\nexec "%s" "$@"\n' "$PWD" "$real" >fakes/simjoin
+	chmod +x fakes/sketch fakes/simjoin
+	parts 4
+	: >calls
+	check 0 "$pairs" '' taskset -c 0 env PATH="$PWD/fakes:$PATH" neardup docs
+	check 0 '\n' '' cat calls
+	check 0 '-j 1\n' '' cat procs
+}
+
 # ---- The state's guarantees (issue 17) ----
 
 # kept STATE: the sketches a state keeps, in either version's layout.

@@ -209,7 +209,8 @@ teardown() {
 	stopbusy
 }
 
-# parts SIZES...: run simtool 3 4 on the small corpus, wc -c faked to
+# parts SIZES...: run simtool 3 4 on the small corpus (after $PARTSRUN,
+# a command such as taskset -c 0, if set), wc -c faked to
 # give article.txt and sample.txt the SIZES (none: the real ones); the
 # parts of its count stages, sorted, in got.parts.
 parts() {
@@ -226,7 +227,7 @@ done
 exec "$real" "$@"'
 	[ $# -eq 0 ] ||
 		fake wc "printf '%s article.txt\\n%s sample.txt\\ntotal\\n' $1 $2"
-	run -0 env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	run -0 ${PARTSRUN-} env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
 	sort parts >got.parts
 }
 
@@ -271,6 +272,12 @@ wantparts() {
 	wantparts "$n"
 	cmp got.parts want.parts
 	cmp result.txt want
+	# no more than the processors it may run on
+	if command -v taskset >/dev/null; then
+		PARTSRUN='taskset -c 0' parts 0 6442450944
+		wantparts 1
+		cmp got.parts want.parts
+	fi
 	clean
 }
 
