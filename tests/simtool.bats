@@ -64,6 +64,22 @@ clean() {
 	cmp result.txt want
 }
 
+@test "simtool: a last hash row without a newline is a row" {
+	small
+	simtool 4 4 >want.screen
+	cp result.txt want
+	printf '11001010\n10100110\n01100011\n00010000' >hashvalue.txt
+	cmpout 0 want.screen /dev/null simtool 4 4
+	cmp result.txt want
+	check 2 '' "simtool: N '5' is out of range (allowed: 1 to 4, the rows of hashvalue.txt)\n" simtool 5 4
+	check 2 '' "simtool: N '99999999999999999999' is out of range (allowed: 1 to 4, the rows of hashvalue.txt)\n" \
+		simtool 99999999999999999999 4
+	printf '11001010' >hashvalue.txt
+	check 2 '' "simtool: N '2' is out of range (allowed: 1 to 1, the rows of hashvalue.txt)\n" simtool 2 4
+	: >hashvalue.txt
+	check 1 '' 'simtool: hashvalue.txt: empty\n' simtool 1 4
+}
+
 @test "simtool: usage errors on the small corpus keep result.txt" {
 	small
 	printf 'old\n' >result.txt
@@ -226,7 +242,7 @@ done
 [ -z "$counts" ] || echo "$part" >>"$PWD/parts"
 exec "$real" "$@"'
 	[ $# -eq 0 ] ||
-		fake wc "printf '%s article.txt\\n%s sample.txt\\ntotal\\n' $1 $2"
+		fake wc "printf '3 24 hashvalue.txt\\n0 %s article.txt\\n0 %s sample.txt\\n3 0 total\\n' $1 $2"
 	run -0 ${PARTSRUN-} env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
 	sort parts >got.parts
 }
@@ -281,18 +297,15 @@ wantparts() {
 	clean
 }
 
-@test "simtool: the inputs' sizes cannot be read: an error before the work" {
-	n=$(getconf _NPROCESSORS_ONLN)
-	[ "$n" -ge 2 ] || skip "one processor: the sizes are not read"
+@test "simtool: the inputs cannot be counted: an error before the work" {
 	small
 	mkdir tmp
 	printf 'old\n' >result.txt
-	fake wc 'exit 1'
-	check 1 '' 'simtool: article.txt, sample.txt: cannot read their sizes\n' \
-		env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
-	fake wc 'echo x article.txt'
-	check 1 '' 'simtool: article.txt, sample.txt: cannot read their sizes\n' \
-		env -u SIMTOOL_PARTS PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	for f in 'exit 1' 'echo 3 24 hashvalue.txt' 'echo x 24 hashvalue.txt; echo 0 x article.txt; echo 0 1 sample.txt'; do
+		fake wc "$f"
+		check 1 '' 'simtool: hashvalue.txt, article.txt, sample.txt: cannot count\n' \
+			env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4
+	done
 	check 0 'old\n' '' cat result.txt
 	[ -z "$(ls -A tmp)" ]
 }
