@@ -147,13 +147,15 @@ cpulist() {
 # or of a container); 0 when that is not known.
 allowed() {
 	_num=0
-	[ -r /proc/self/status ] || return 0
+	# (a simple command first: a loop whose redirection fails, out of
+	# descriptors, would end the shell)
+	read -r _k </proc/self/status 2>/dev/null || return 0
 	while read -r _k _l; do
 		[ "$_k" = Cpus_allowed_list: ] || continue
 		cpulist "$_l"
 		_num=$_c
 		break
-	done </proc/self/status 2>/dev/null
+	done </proc/self/status
 }
 
 # cpus: in _num, the processors online that this shell may run on

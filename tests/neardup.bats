@@ -379,11 +379,9 @@ load faults
 	check 0 "$pairs" '' sh -c 'neardup -p <pages.txt'
 }
 
-# parts N: neardup runs N parts, as on N processors (a getconf first on PATH).
+# parts N: neardup runs N parts (NEARDUP_PARTS).
 parts() {
-	mkdir -p fakes
-	printf '#!/bin/sh\necho %s\n' "$1" >fakes/getconf
-	chmod +x fakes/getconf
+	export NEARDUP_PARTS=$1
 }
 
 @test "neardup -p, -j, -l, -0: read once, dealt out to parts, the output of one part (issue 22.4)" {
@@ -429,16 +427,29 @@ parts() {
 	check 0 'docs/a.txt\ndocs/a2.txt\ndocs/b.txt\ndocs/b2.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n' '' cut -f1 kept.1
 }
 
+@test "neardup: NEARDUP_PARTS must be a number from 1 to 64, said before the work" {
+	local p
+	for p in 0 65 x '' -1; do
+		run -2 --separate-stderr env NEARDUP_PARTS="$p" neardup -o st docs
+		[ "$output" = "" ]
+		[ "${stderr_lines[0]#neardup: NEARDUP_PARTS }" != "${stderr_lines[0]}" ]
+	done
+	check 2 '' "neardup: NEARDUP_PARTS '65' is out of range (allowed: 1 to 64)\n" \
+		env NEARDUP_PARTS=65 neardup -o st docs
+	[ ! -e st ]
+	check 0 "$pairs" '' env NEARDUP_PARTS=064 neardup docs
+}
+
 @test "neardup: no more parts, nor simjoin processes, than the processors it may run on" {
 	local real
 	command -v taskset >/dev/null || skip "no taskset"
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "one processor: one part either way"
 	real=$(command -v sketch)
 	mkdir fakes
 	printf '#!/bin/sh\necho >>"%s/calls"\nexec "%s" "$@"\n' "$PWD" "$real" >fakes/sketch
 	real=$(command -v simjoin)
 	printf '#!/bin/sh\necho "$*" | grep -o -- "-j [0-9]*" >>"%s/procs"\nexec "%s" "$@"\n' "$PWD" "$real" >fakes/simjoin
 	chmod +x fakes/sketch fakes/simjoin
-	parts 4
 	: >calls
 	check 0 "$pairs" '' taskset -c 0 env PATH="$PWD/fakes:$PATH" neardup docs
 	check 0 '\n' '' cat calls
