@@ -666,10 +666,68 @@ obuf_flush(struct obuf *b, FILE *fp)
 	b->n = 0;
 }
 
+/*
+ * The processors of a Linux CPU list line such as "0-3,8,10-11\n";
+ * 0 if it is malformed.
+ */
+static long long
+cpulist(const char *s)
+{
+	const char *err;
+	long long a, b, count = 0;
+	size_t n;
+
+	for (;;) {
+		n = strspn(s, "0123456789");
+		a = b = parsenumn(s, n, 0, INT_MAX, &err);
+		if (err)
+			return 0;
+		s += n;
+		if (*s == '-') {
+			n = strspn(++s, "0123456789");
+			b = parsenumn(s, n, a, INT_MAX, &err);
+			if (err)
+				return 0;
+			s += n;
+		}
+		count += b - a + 1;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	return *s == '\n' ? count : 0;
+}
+
+/*
+ * The processors this process may run on, as Linux's affinity list (the
+ * Cpus_allowed_list of /proc/self/status) says: a taskset, the cpuset of
+ * a Slurm job or of a container narrows it. 0 if it is not known.
+ */
+static long long
+allowedcpus(void)
+{
+	static const char key[] = "Cpus_allowed_list:";
+	char line[8192];
+	long long n = 0;
+	FILE *fp;
+
+	if (!(fp = fopen("/proc/self/status", "r")))
+		return 0;
+	while (fgets(line, sizeof line, fp))
+		if (!strncmp(line, key, sizeof key - 1)) {
+			n = cpulist(line + sizeof key - 1 + strspn(line + sizeof key - 1, " \t"));
+			break;
+		}
+	fclose(fp);
+	return n;
+}
+
 unsigned
 nprocs(unsigned max)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long long n = sysconf(_SC_NPROCESSORS_ONLN), allowed = allowedcpus();
 
-	return n < 1 ? 1 : (unsigned long)n > max ? max : (unsigned)n;
+	if (allowed > 0 && allowed < n)
+		n = allowed;
+	return n < 1 ? 1 : (unsigned long long)n > max ? max : (unsigned)n;
 }

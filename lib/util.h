@@ -140,7 +140,7 @@ struct stat;
 /* Is st (of a regular file) standard output's file, as setupstdout saw it? */
 int isstdout(const struct stat *st);
 
-/* The processors online, from 1 to max. */
+/* The processors online that this process may run on (its affinity), 1 to max. */
 unsigned nprocs(unsigned max);
 
 /* Write v in decimal. */

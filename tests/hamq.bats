@@ -487,3 +487,21 @@ hamq: r:2: fingerprint character 2 is not 0 or 1
 	hamq -o want.hix ../idx
 	outpath want.hix hamq -o OUT ../idx
 }
+
+@test "hamq: no more threads than the processors it may run on" {
+	command -v taskset >/dev/null || skip "no taskset"
+	command -v strace >/dev/null || skip "no strace"
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "one processor: one thread either way"
+	genfp -s 3 -m 64 -n 50 -u 10 1000 >i
+	hamq i i >want
+	# 1000 queries are 8 chunks: a thread for each processor, at most 8
+	# (threads: CLONE_THREAD; the leak checker of a sanitizer build
+	# cannot run under ptrace)
+	export ASAN_OPTIONS="${ASAN_OPTIONS-}:detect_leaks=0"
+	strace -f -e trace=clone,clone3 -o trace hamq i i >got
+	cmp got want
+	[ "$(grep -c CLONE_THREAD trace)" -ge 1 ]
+	taskset -c 0 strace -f -e trace=clone,clone3 -o trace hamq i i >got
+	cmp got want
+	check 0 '0\n' '' sh -c 'grep -c CLONE_THREAD trace || :'
+}
