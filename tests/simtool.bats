@@ -226,9 +226,9 @@ teardown() {
 }
 
 # parts SIZES...: run simtool 3 4 on the small corpus (after $PARTSRUN,
-# a command such as taskset -c 0, if set), wc -c faked to
-# give article.txt and sample.txt the SIZES (none: the real ones); the
-# parts of its count stages, sorted, in got.parts.
+# a command such as taskset -c 0, if set), wc -lc faked to give
+# article.txt and sample.txt the SIZES (none: the real ones); the parts
+# of its count stages, sorted, in got.parts.
 parts() {
 	rm -rf fakes parts
 	# the part of each count stage (an argument -T, not a path holding
