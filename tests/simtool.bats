@@ -533,7 +533,8 @@ simtool: stage fmtresult failed
 	mkdir in mnt
 	awk 'BEGIN { for (i = 0; i < 300; i++)
 		printf "%s%060d\napple banana cherry\n", (i ? "\f" : ""), i }' >in/article.txt
-	printf 'S\napple banana cherry\n' >in/sample.txt
+	# (empty: the samples' stage, beside the articles', writes nothing)
+	: >in/sample.txt
 	printf '1100\n1010\n0110\n' >in/hashvalue.txt
 	: >in/stopwords.txt
 	PATH="$PATH" unshare -rm sh -c '
@@ -545,7 +546,7 @@ simtool: stage fmtresult failed
 		ls -A ../mnt >../ls'
 	check 0 '1\n' '' cat st
 	check 0 '' '' cat out
-	# docsplit writes to a pipe: the per-page counts are the first file
+	# the articles' per-page counts are the first file to fill it
 	check 0 'wordfreq: <stdout>: write error: No space left on device
 simtool: stage wordfreq -p article.txt failed
 ' '' cat err
