@@ -334,7 +334,8 @@ load faults
 				*/big.txt) ;;
 				*) continue ;;
 				esac
-				pos=$(awk '$1 == "pos:" { print $2 }' /proc/"$pid"/fdinfo/"${fd##*/}" 2>/dev/null)
+				# (gone meanwhile: awk fails, look again)
+				pos=$(awk '$1 == "pos:" { print $2 }' /proc/"$pid"/fdinfo/"${fd##*/}" 2>/dev/null) || pos=
 				[ "${pos:-0}" -gt 0 ] || break	# not begun: look again
 				# far from its end: truncated while read; else too late
 				if [ "$pos" -lt 100000000 ]; then
