@@ -120,87 +120,18 @@ topn_read(const char *path)
 	return rdr_close(&r) | ret;
 }
 
-/* Rank order: count descending, then the word's bytes ascending. */
-static int
-byrank(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t nx, ny;
-	const char *wx, *wy;
-	int d;
-
-	if (count[x] != count[y])
-		return count[x] > count[y] ? -1 : 1;
-	wx = wtab_word(&words, x, &nx);
-	wy = wtab_word(&words, y, &ny);
-	if ((d = memcmp(wx, wy, nx < ny ? nx : ny)))
-		return d;
-	return (nx > ny) - (nx < ny);
-}
-
-/* The k-th largest of the n values of v (1 <= k <= n); v is reordered. */
-static unsigned long long
-kthlargest(unsigned long long *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1, i, j;
-	unsigned long long pivot, t;
-
-	k--;	/* its index in descending order */
-	while (lo < hi) {
-		pivot = v[lo + (hi - lo) / 2];
-		/* Hoare partition, descending: v[lo..j] >= pivot >= v[j+1..hi] */
-		i = lo;
-		j = hi;
-		for (;;) {
-			while (v[i] > pivot)
-				i++;
-			while (v[j] < pivot)
-				j--;
-			if (i >= j)
-				break;
-			t = v[i];
-			v[i++] = v[j];
-			v[j--] = t;
-		}
-		if (k <= j)
-			hi = j;
-		else
-			lo = j + 1;
-	}
-	return v[k];
-}
-
+/* The limit most counted words, in rank order (wtab_top). */
 static void
 topn_write(long long limit)
 {
-	unsigned long long *v, min = 0;
-	uint32_t *rank;
-	const char *w;
-	size_t i, n, nrank = 0;
-	struct obuf out = { 0 };
+	uint32_t *ids;
+	size_t i, n = wtab_size(&words);
 
-	/* only words counted at least as often as the limit-th need sorting */
-	if (limit < (long long)wtab_size(&words) && limit > 0) {
-		v = ereallocarray(NULL, wtab_size(&words), sizeof *v);
-		memcpy(v, count, wtab_size(&words) * sizeof *v);
-		min = kthlargest(v, wtab_size(&words), (size_t)limit);
-		free(v);
-	}
-	rank = ereallocarray(NULL, wtab_size(&words), sizeof *rank);
-	for (i = 0; i < wtab_size(&words); i++)
-		if (count[i] >= min)
-			rank[nrank++] = (uint32_t)i;
-	qsort(rank, nrank, sizeof *rank, byrank);
-	for (i = 0; i < nrank && (long long)i < limit; i++) {
-		w = wtab_word(&words, rank[i], &n);
-		obuf_add(&out, w, n);
-		obuf_addc(&out, '\t');
-		obuf_addu(&out, count[rank[i]]);
-		obuf_addc(&out, '\n');
-	}
-	obuf_flush(&out, stdout);
-	free(out.p);
-	free(rank);
+	ids = ereallocarray(NULL, n ? n : 1, sizeof *ids);
+	for (i = 0; i < n; i++)
+		ids[i] = (uint32_t)i;
+	wtab_top(&words, count, ids, n, (unsigned long long)limit, stdout);
+	free(ids);
 }
 
 static const char synopsis[] = "count [file ...]";

@@ -474,3 +474,95 @@ wtab_load_lines(struct wtab *t, const char *path, int unique)
 
 	return wtab_lines(path, addline, &l);
 }
+
+/* A word of wtab_top to be sorted: what its rank order needs, together. */
+struct ranked {
+	unsigned long long count;
+	const char *w;
+	size_t n;
+};
+
+/* Rank order: count descending, then the word's bytes ascending. */
+static int
+byrank(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int d;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if ((d = memcmp(x->w, y->w, x->n < y->n ? x->n : y->n)))
+		return d;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+/* The k-th largest of the n values of v (1 <= k <= n); v is reordered. */
+static unsigned long long
+kthlargest(unsigned long long *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, i, j;
+	unsigned long long pivot, x;
+
+	k--;	/* its index in descending order */
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		/* Hoare partition, descending: v[lo..j] >= pivot >= v[j+1..hi] */
+		i = lo;
+		j = hi;
+		for (;;) {
+			while (v[i] > pivot)
+				i++;
+			while (v[j] < pivot)
+				j--;
+			if (i >= j)
+				break;
+			x = v[i];
+			v[i++] = v[j];
+			v[j--] = x;
+		}
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return v[k];
+}
+
+void
+wtab_top(const struct wtab *t, const unsigned long long *count, uint32_t *ids,
+    size_t n, unsigned long long limit, FILE *fp)
+{
+	unsigned long long *v, min = 0;
+	struct ranked *r;
+	struct obuf out = { 0 };
+	size_t i, nr = 0;
+
+	/* only words counted at least as often as the limit-th need sorting */
+	if (limit < n && limit > 0) {
+		v = ereallocarray(NULL, n, sizeof *v);
+		for (i = 0; i < n; i++)
+			v[i] = count[ids[i]];
+		min = kthlargest(v, n, (size_t)limit);
+		free(v);
+	}
+	for (i = 0; i < n; i++)
+		if (count[ids[i]] >= min)
+			ids[nr++] = ids[i];
+	r = ereallocarray(NULL, nr ? nr : 1, sizeof *r);
+	for (i = 0; i < nr; i++) {
+		r[i].count = count[ids[i]];
+		r[i].w = wtab_word(t, ids[i], &r[i].n);
+	}
+	qsort(r, nr, sizeof *r, byrank);
+	for (i = 0; i < nr && i < limit; i++) {
+		obuf_add(&out, r[i].w, r[i].n);
+		obuf_addc(&out, '\t');
+		obuf_addu(&out, r[i].count);
+		obuf_addc(&out, '\n');
+		if (out.n >= 1 << 16)
+			obuf_flush(&out, fp);
+	}
+	obuf_flush(&out, fp);
+	free(out.p);
+	free(r);
+}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define WTAB_NONE UINT32_MAX
 
@@ -107,6 +108,16 @@ wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 	*n = (id + 1 < t->n ? t->off[id + 1] : t->textlen) - t->off[id] - 1;
 	return t->text + t->off[id];
 }
+
+/*
+ * The limit most counted of the n words ids[0 .. n) of t, word id counted
+ * count[id] times, written to fp as "WORD<TAB>COUNT" lines in rank order:
+ * count descending, then the word's bytes ascending (topn(1)). The order
+ * of ids does not matter, and they are reordered. Linear in n but for the
+ * sort of the words counted at least as often as the limit-th.
+ */
+void wtab_top(const struct wtab *t, const unsigned long long *count, uint32_t *ids,
+    size_t n, unsigned long long limit, FILE *fp);
 
 /*
  * Loaders. wtab_load_words adds every whitespace-separated word of path
