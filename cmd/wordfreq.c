@@ -1,4 +1,5 @@
 /* wordfreq: count the words of page records, over all pages or per page. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,8 @@ static struct {
 	int vflag;		/* count only vocabulary words */
 	int iflag;		/* -i: words written as their numbers */
 	const char *totalsfile;	/* -T: the sums of the per-page counts go there */
+	const char *topfile;	/* -t: the topn most counted words of the sums go there */
+	unsigned long long topn;	/* -n */
 	int pagefiles;		/* -F: the inputs are page files, not records */
 	int anyfile;		/* -a: with -F, whatever the file's first bytes */
 	unsigned part, parts;	/* -c: with -F, the pages of this byte range only */
@@ -470,6 +473,27 @@ puttotals(int totals, struct obuf *o, FILE *fp)
 }
 
 /*
+ * Write the opt.topn words summed most over the pages written, as topn(1)
+ * writes them from the sums puttotals writes, to fp.
+ */
+static void
+puttop(FILE *fp)
+{
+	unsigned long long *sum;
+	uint32_t *ids;
+	size_t i, n = 0, nids = wtab_size(&tab.words);
+
+	sum = ereallocarray(NULL, nids ? nids : 1, sizeof *sum);
+	ids = ereallocarray(NULL, nids ? nids : 1, sizeof *ids);
+	for (i = 0; i < nids; i++)
+		if ((sum[i] = tab.ent[i].total))
+			ids[n++] = (uint32_t)i;
+	wtab_top(&tab.words, sum, ids, n, opt.topn, fp);
+	free(ids);
+	free(sum);
+}
+
+/*
  * Write the document count "<TAB>N", then "word<TAB>df" for every feature
  * in some page, in order of first appearance.
  */
@@ -560,7 +584,8 @@ loadvocab(const char *path)
 }
 
 static const char synopsis[] =
-    "[-Fadipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]";
+    "[-Fadipu] [-T totals] [-c part/parts] [-k length] [-n count -t top] [-s stopwords]"
+    " [-v vocabulary] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -571,12 +596,12 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	struct afile totals;
+	struct afile totals, top;
 	const char *stopfile = NULL, *vocabfile = NULL;
 	int c, ret = 0;
 
 	argv0 = "wordfreq";
-	while ((c = getopt(argc, argv, "FT:ac:dhik:ps:uv:")) != -1) {
+	while ((c = getopt(argc, argv, "FT:ac:dhik:n:ps:t:uv:")) != -1) {
 		switch (c) {
 		case 'F':
 			opt.pagefiles = 1;
@@ -601,11 +626,17 @@ main(int argc, char *argv[])
 		case 'k':
 			opt.kgram = (int)estrtonum(optarg, 1, MAXGRAM, "length");
 			break;
+		case 'n':
+			opt.topn = (unsigned long long)estrtonum(optarg, 1, LLONG_MAX, "count");
+			break;
 		case 'p':
 			opt.pflag = 1;
 			break;
 		case 's':
 			stopfile = optarg;
+			break;
+		case 't':
+			opt.topfile = optarg;
 			break;
 		case 'u':
 			opt.tokflags |= TOK_UNICODE;
@@ -623,6 +654,7 @@ main(int argc, char *argv[])
 		eusagewhy(synopsis, "-a needs -F");
 	/* -i: numbers of the vocabulary, or of the totals; not of folded lists */
 	if ((opt.dflag && opt.pflag) || (opt.totalsfile && !opt.pflag) ||
+	    (opt.topfile && !opt.pflag) || !opt.topfile != !opt.topn ||
 	    (opt.parts > 1 && !opt.pagefiles) ||
 	    (opt.iflag && (!opt.pflag || !(vocabfile || opt.totalsfile) ||
 	    (vocabfile && (opt.tokflags & TOK_UNICODE)))))
@@ -642,6 +674,11 @@ main(int argc, char *argv[])
 	/* the totals are written beside their name, then renamed: never half of them */
 	if (opt.totalsfile && !afile_open(&totals, opt.totalsfile))
 		return EXIT_DATA;
+	if (opt.topfile && !afile_open(&top, opt.topfile)) {
+		if (opt.totalsfile)
+			afile_close(&totals, 1);
+		return EXIT_DATA;
+	}
 	setupstdout();
 	if (argc == 0)
 		ret |= wordfreq("-");
@@ -657,11 +694,17 @@ main(int argc, char *argv[])
 		/* the per-page records are lost: no totals of them */
 		if (opt.totalsfile)
 			afile_close(&totals, 1);
+		if (opt.topfile)
+			afile_close(&top, 1);
 		return 1;
 	}
 	if (opt.totalsfile) {
 		puttotals(1, &out, totals.fp);
 		ret |= afile_close(&totals, 0);
+	}
+	if (opt.topfile) {
+		puttop(top.fp);
+		ret |= afile_close(&top, 0);
 	}
 	return ret;
 }

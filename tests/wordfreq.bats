@@ -3,14 +3,14 @@
 
 load helper
 
-u='usage: wordfreq [-Fadipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]\n'
+u='usage: wordfreq [-Fadipu] [-T totals] [-c part/parts] [-k length] [-n count -t top] [-s stopwords] [-v vocabulary] [file ...]\n'
 
 @test "wordfreq -h: usage on stdout" {
 	check 0 "$u" '' wordfreq -h
 }
 
 @test "wordfreq: bad option" {
-	badopt "usage: wordfreq [-Fadipu] [-T totals] [-c part/parts] [-k length] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
+	badopt "usage: wordfreq [-Fadipu] [-T totals] [-c part/parts] [-k length] [-n count -t top] [-s stopwords] [-v vocabulary] [file ...]" wordfreq -x
 }
 
 # A page file with the bytes records escape, blank IDs, CR LF lines,
@@ -555,6 +555,49 @@ load faults
 	printf 'p\ta b a\n' >in
 	printf 'a\t2\nb\t1\n' >want.tot
 	outpath want.tot wordfreq -p -T OUT in
+}
+
+@test "wordfreq -p -n -t: the most counted words of the sums, as topn ranks them" {
+	# ties by bytes; a stopword and a word only of a bad page are not counted
+	printf 'x\n' >stop
+	printf 'p\tb c a x\nq\tzz\\y\nr\tc b d d\n' >in
+	check 1 'p\tb:1 c:1 a:1\nr\tc:1 b:1 d:2\n' 'wordfreq: in:2: bad escape in the page text\n' \
+		wordfreq -p -s stop -T tot -n 3 -t top in
+	check 0 'b\t2\nc\t2\nd\t2\n' '' cat top
+	check 0 'b\t2\nc\t2\nd\t2\n' '' topn 3 tot
+	# more than there are words: all of them; numbered pages, same words
+	check 1 'p\t0:1 1:1 2:1\nr\t1:1 0:1 3:2\n' 'wordfreq: in:2: bad escape in the page text\n' \
+		wordfreq -ip -s stop -T tot -n 9 -t top in
+	check 0 'b\t2\nc\t2\nd\t2\na\t1\n' '' cat top
+	# without -T, and nothing counted: an empty file
+	check 0 'p\t\n' '' wordfreq -p -s stop -n 1 -t top - <<<$'p\tx'
+	check 0 '' '' cat top
+}
+
+@test "wordfreq -n -t: together, with -p; the file replaced whole or not written" {
+	printf 'p\ta\n' >in
+	check 2 '' "$u" wordfreq -n 1 -t top in
+	check 2 '' "$u" wordfreq -p -t top in
+	check 2 '' "$u" wordfreq -p -n 1 in
+	check 2 '' "wordfreq: count '0' is too small (allowed: 1 to 9223372036854775807)\n" wordfreq -p -n 0 -t top in
+	run ls top
+	[ "$status" -ne 0 ]
+	printf 'old\n' >top
+	check 1 '' 'wordfreq: <stdout>: write error: No space left on device\n' \
+		sh -c 'wordfreq -p -n 1 -t top in >/dev/full'
+	check 0 'old\n' '' cat top
+	check 0 '' '' find . -name 'top.*'
+	check 1 '' 'wordfreq: nodir/top: No such file or directory\n' wordfreq -p -n 1 -t nodir/top in
+	printf 'a\t1\n' >want.top
+	outpath want.top wordfreq -p -n 1 -t OUT in
+}
+
+@test "wordfreq -p -n -t: the course data's features are topn's of the sums" {
+	course course
+	wordfreq -F -ip -s stopwords.txt -T tot -n 1000 -t top article.txt </dev/null >pages
+	topn 1000 tot >want
+	cmp top want
+	check 0 '1000\n' '' sh -c 'wc -l <top'
 }
 
 @test "wordfreq -p -T: the totals of the course data are wordfreq's" {
