@@ -205,6 +205,19 @@ simtool: stage wordfreq -p article.txt (part 2/2) failed" ]
 	clean
 }
 
+@test "simtool: with one part the articles' wordfreq ranks the features: no topn" {
+	small
+	mkdir tmp
+	fake topn 'exit 3'
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' \
+		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" SIMTOOL_PARTS=1 simtool 3 4
+	printf "$small4" >want
+	cmp result.txt want
+	check 1 '' 'simtool: stage topn failed\n' \
+		env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" SIMTOOL_PARTS=2 simtool 3 4
+	clean
+}
+
 @test "simtool: SIMTOOL_PARTS must be a number from 1 to 64" {
 	small
 	for p in 0 65 x ''; do
@@ -365,13 +378,13 @@ fake() {
 }
 
 # interrupt SIGNAL STATUS [STAGE SCRIPT]: stop simtool with SIGNAL while a
-# stage runs: topn, or the fake STAGE running SCRIPT, which writes its
+# stage runs: hamq, or the fake STAGE running SCRIPT, which writes its
 # process ID to $PWD/started when it has begun.
 interrupt() {
 	small
 	mkdir tmp
 	printf 'old\n' >result.txt
-	fake "${3:-topn}" "${4:-"echo \$\$ >'$PWD/started'; exec sleep 60"}"
+	fake "${3:-hamq}" "${4:-"echo \$\$ >'$PWD/started'; exec sleep 60"}"
 	env --default-signal=INT PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" \
 		simtool 3 4 >out 2>err 3>&- &
 	pid=$!
