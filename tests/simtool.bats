@@ -218,6 +218,37 @@ simtool: stage wordfreq -p article.txt (part 2/2) failed" ]
 	clean
 }
 
+@test "simtool: the temporary directory is the user's alone, whatever the umask" {
+	small
+	mkdir tmp
+	fake hamq 'stat -c %a "${4%/*}" >"$PWD/mode"; exec "$real" "$@"'
+	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' \
+		sh -c 'umask 0; exec env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4'
+	check 0 '700\n' '' cat mode
+	clean
+}
+
+@test "simtool: one part starts 9 processes, each of one program (strace)" {
+	command -v strace >/dev/null || skip "no strace"
+	small
+	mkdir tmp tr
+	# a process costs milliseconds: the count is part of the run's time
+	# (a trace file per process; the leak checker of a sanitizer build
+	# cannot run under ptrace)
+	export ASAN_OPTIONS="${ASAN_OPTIONS-}:detect_leaks=0"
+	run -0 env TMPDIR="$PWD/tmp" SIMTOOL_PARTS=1 \
+		strace -ff -e trace=execve -o tr/t simtool 3 4
+	printf "$small4" >want
+	cmp result.txt want
+	for f in tr/t.*; do
+		grep -E '^execve\(.* = 0$' "$f" | sed 's/^[^"]*"\([^"]*\)".*/\1/; s|.*/||'
+	done | LC_ALL=C sort >got
+	printf '%s\n' fmtresult fphash fphash hamq mkdir rm simtool wc wordfreq wordfreq >want
+	cmp got want
+	check 0 '10\n' '' sh -c 'ls tr | wc -l'
+	clean
+}
+
 @test "simtool: SIMTOOL_PARTS must be a number from 1 to 64" {
 	small
 	for p in 0 65 x ''; do
