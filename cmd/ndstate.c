@@ -113,7 +113,8 @@ dump(const char *state)
 	struct stsnap snap;
 	struct obuf out = { 0 };
 	struct skidx *x;
-	char where[64];
+	char *where;
+	size_t n;
 	ssize_t r;
 	int fd = openstate(state, 0, NULL), ret = 0;
 
@@ -122,11 +123,14 @@ dump(const char *state)
 	close(fd);
 	setupstdout();
 	if (snap.p.index) {
-		snprintf(where, sizeof where, "%s/current/index", state);
+		n = strlen(state) + sizeof "/current/index";
+		where = emalloc(n);
+		snprintf(where, n, "%s/current/index", state);
 		if (!(x = skidx_open(snap.sketches, where, snap.p.index)))
 			exit(1);
 		ret = skidx_dump(x, &out, stdout) < 0;
 		skidx_close(x);
+		free(where);
 	} else {
 		egrow(&out.p, &out.cap, 1 << 16, 1);
 		while ((r = read(snap.sketches, out.p, out.cap)) != 0) {

@@ -253,3 +253,13 @@ EOF2
 	check 0 'got TERM\n' '' cat out
 	check 0 'current\nlock\nv.1\n' '' ls -A st
 }
+
+@test "ndstate -d: a damaged index is named by the state's whole path" {
+	local p len
+	p=$(printf 'd%.0s' $(seq 100))
+	printf 'a b c d e f g h i j k l m n o p\n' >doc.txt
+	run -0 neardup -o "$p" doc.txt
+	len=$(wc -c <"$p/current/index")
+	truncate -s 100 "$p/current/index"
+	check 1 '' "ndstate: $p/current/index: truncated index (100 bytes, not $len)\n" ndstate -d "$p"
+}
