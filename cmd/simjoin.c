@@ -29,6 +29,8 @@ static uint64_t length;		/* -L: the first bytes of the index; 0: all */
 static const char *qfile;	/* -q: queries against the collection */
 static int uflag;		/* unique documents */
 static const char *xfile;	/* -x: the collection is an index (skidx(5)) */
+static const char *stdinname = "<stdin>";	/* -N: -x -'s name in messages */
+static int nflag;
 static int zflag;		/* fields ended by NUL, IDs decoded */
 static struct obuf out;
 static struct obuf idbuf;	/* -z: an ID decoded */
@@ -251,7 +253,7 @@ queryindex(struct skidx **xp, int *ret)
 
 	if (strcmp(xfile, "-") && (fd = open(xfile, O_RDONLY | O_CLOEXEC)) < 0)
 		eprintf("%s:", escname(xfile));
-	if (!(x = *xp = skidx_open(fd, strcmp(xfile, "-") ? xfile : "<stdin>", length)))
+	if (!(x = *xp = skidx_open(fd, strcmp(xfile, "-") ? xfile : stdinname, length)))
 		exit(1);
 	b = join_new(&opt);
 	join_inmemory(b);	/* the query join holds the batch in memory too */
@@ -267,8 +269,8 @@ queryindex(struct skidx **xp, int *ret)
 }
 
 static const char synopsis[] =
-    "[-giuvz] [-c containment] [-d rarity] [-j procs] [-L length] [-m minsize] [-q queries] "
-    "[-t threshold] [-x index] [file ...]";
+    "[-giuvz] [-c containment] [-d rarity] [-j procs] [-L length] [-m minsize] [-N name] "
+    "[-q queries] [-t threshold] [-x index] [file ...]";
 
 static _Noreturn void
 usage(void)
@@ -284,10 +286,14 @@ main(int argc, char *argv[])
 	int c, ret = 0;
 
 	argv0 = "simjoin";
-	while ((c = getopt(argc, argv, "L:c:d:ghij:m:q:t:uvx:z")) != -1) {
+	while ((c = getopt(argc, argv, "L:N:c:d:ghij:m:q:t:uvx:z")) != -1) {
 		switch (c) {
 		case 'L':
 			length = (uint64_t)estrtonum(optarg, 1, INT64_MAX, "length");
+			break;
+		case 'N':
+			stdinname = optarg;
+			nflag = 1;
 			break;
 		case 'c':
 			opt.cthresh = estrtofracd(optarg, "containment");
@@ -346,11 +352,15 @@ main(int argc, char *argv[])
 			eusagewhy(synopsis, "-x cannot go with -i");
 		if (!strcmp(xfile, "-") && !strcmp(qfile, "-"))
 			enprintf(EXIT_USAGE, "queries and index cannot both be standard input");
+		if (nflag && strcmp(xfile, "-"))
+			eusagewhy(synopsis, "-N needs -x -");
 	} else {
 		if (qfile && argc == 0)
 			eusagewhy(synopsis, "-q needs a collection: no file operand");
 		if (length)
 			eusagewhy(synopsis, "-L needs -x");
+		if (nflag)
+			eusagewhy(synopsis, "-N needs -x -");
 	}
 	if (iflag && argc > PARTSMAX)
 		enprintf(EXIT_USAGE, "at most %d files with -i", PARTSMAX);

@@ -873,6 +873,16 @@ interrupt() {
 	check 1 '' 'ndstate: f4/current/index: not a regular file\n' timeout 10 neardup -q f4 docs/a.txt
 }
 
+@test "neardup: a damaged index is named by its state's path, in -q and -a" {
+	neardup -o st docs/a.txt docs/a2.txt >/dev/null
+	len=$(wc -c <st/current/index)
+	truncate -s 1000 st/current/index
+	check 1 '' "simjoin: st/current/index: truncated index (1000 bytes, not $len)\n" \
+		neardup -q st docs/a.txt
+	check 1 '' "simjoin: st/current/index: truncated index (1000 bytes, not $len)\n" \
+		neardup -a st docs/a.txt
+}
+
 @test "neardup: names that begin with - are names (issue 17.12)" {
 	mkdir -- -d -t
 	cp docs/a.txt docs/a2.txt ./-d/

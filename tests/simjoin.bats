@@ -4,7 +4,7 @@
 
 load helper
 
-u='usage: simjoin [-giuvz] [-c containment] [-d rarity] [-j procs] [-L length] [-m minsize] [-q queries] [-t threshold] [-x index] [file ...]\n'
+u='usage: simjoin [-giuvz] [-c containment] [-d rarity] [-j procs] [-L length] [-m minsize] [-N name] [-q queries] [-t threshold] [-x index] [file ...]\n'
 frac='(allowed: a decimal fraction from 0 to 1, at most 15 decimals)'
 badlist='bad hash list (at most 256 ascending 16-digit lowercase hex numbers, one space apart)'
 
@@ -45,6 +45,8 @@ setup() {
 	check 2 '' "simjoin: -x needs -q\n$u" simjoin -x w.sk
 	check 2 '' "simjoin: -x takes no file operand\n$u" simjoin -x w.sk -q w.sk w.sk
 	check 2 '' "simjoin: -L needs -x\n$u" simjoin -L 8 -q w.sk w.sk
+	check 2 '' "simjoin: -N needs -x -\n$u" simjoin -N st -q w.sk w.sk
+	check 2 '' "simjoin: -N needs -x -\n$u" simjoin -N st -x w.sk -q w.sk
 	check 2 '' "simjoin: queries and index cannot both be standard input\n" simjoin -x - -q - </dev/null
 	check 2 '' "simjoin: -g cannot go with -u\n$u" simjoin -g -u w.sk
 	check 2 '' "simjoin: -g cannot go with -q\n$u" simjoin -g -q w.sk w.sk

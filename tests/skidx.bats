@@ -269,6 +269,12 @@ common() {
 	check 0 '' '' sh -c "simjoin -L $len -x i -q q | cmp - want"
 	check 1 '' "simjoin: i: truncated index ($len bytes, not $((len + 8)))\n" simjoin -L $((len + 8)) -x i -q q
 	check 1 '' "skidx: i: truncated index ($len bytes, not $((len + 8)))\n" skidx -L $((len + 8)) -d i
+	# standard input is named <stdin>, or the name -N gives (escaped)
+	check 1 '' "simjoin: <stdin>: truncated index ($len bytes, not $((len + 8)))\n" \
+		sh -c "simjoin -L $((len + 8)) -x - -q q <i"
+	check 1 '' "simjoin: st\\\\tx/current/index: truncated index ($len bytes, not $((len + 8)))\n" \
+		sh -c "simjoin -L $((len + 8)) -N 'st	x/current/index' -x - -q q <i"
+	check 0 '' '' sh -c "simjoin -N st -x - -q q <i | cmp - want"
 	# every cut: refused in one line, or a shorter index (the first segment's end)
 	for ((n = 0; n < len; n += 1 + RANDOM % 997)); do
 		head -c "$n" i >t
