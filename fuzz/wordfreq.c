@@ -5,7 +5,8 @@
  * -d (without -p), or with -p -T (the sums, written to standard output
  * after the per-page counts); bit 7 -i where it is allowed (-p, and -T
  * or -v, and not -v with -u). OPT1 bit 0 is -F (part 0 a page file), bits
- * 1-2 the parts - 1 and bits 3-5 the part (modulo the parts) of -c.
+ * 1-2 the parts - 1 and bits 3-5 the part (modulo the parts) of -c, and
+ * with -T bits 6-7 the count - 1 of -n -t (the top, written after the sums).
  */
 #include "fuzz.h"
 
@@ -61,8 +62,11 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	else if (!opt.pflag)
 		puttotals(0, &out, stdout);
 	flushout(1);
-	if (opt.totalsfile)
+	if (opt.totalsfile) {
 		puttotals(1, &out, stdout);
+		opt.topn = 1 + (in.o1 >> 6 & 3);
+		puttop(stdout);
+	}
 	fflush(stdout);
 out:
 	reset();
