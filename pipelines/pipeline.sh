@@ -78,9 +78,9 @@ maketemp() {
 	case $_dir in -*) _dir=./$_dir ;; esac
 	[ -d "$_dir" ] && [ -w "$_dir" ] || die "$(escname "$_dir"): cannot make temporary files"
 	_i=0
-	# (mkdir -m, not umask in a subshell: no process more; the mode is
-	# set whatever the umask, never wider than 700 on the way)
-	until mkdir -m 700 -- "$_dir/$prog.$$.$_i${1-}" 2>/dev/null; do
+	# (umask, not mkdir -m alone: busybox's mkdir -m makes the directory
+	# under the umask, then changes its mode; the subshell execs mkdir)
+	until (umask 077 && exec mkdir -m 700 -- "$_dir/$prog.$$.$_i${1-}") 2>/dev/null; do
 		_i=$((_i + 1))
 		[ "$_i" -lt 100 ] || die "$(escname "$_dir"): cannot make temporary files"
 	done

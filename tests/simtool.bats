@@ -222,9 +222,13 @@ simtool: stage wordfreq -p article.txt (part 2/2) failed" ]
 	small
 	mkdir tmp
 	fake hamq 'stat -c %a "${4%/*}" >"$PWD/mode"; exec "$real" "$@"'
+	# made under umask 077 too: a mkdir -m that chmods after making it
+	# (busybox's) leaves no moment when others may write in it
+	fake mkdir 'umask >"$PWD/umask"; exec "$real" "$@"'
 	check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' \
 		sh -c 'umask 0; exec env PATH="$PWD/fakes:$PATH" TMPDIR="$PWD/tmp" simtool 3 4'
 	check 0 '700\n' '' cat mode
+	check 0 '0077\n' '' cat umask
 	clean
 }
 
