@@ -253,6 +253,19 @@ simtool: stage wordfreq -p article.txt (part 2/2) failed" ]
 	clean
 }
 
+@test "simtool: a TMPDIR with spaces and a pattern, with one part or several" {
+	small
+	mkdir -- '-t m p *'
+	printf "$small4" >want
+	for p in 1 2 3; do
+		check 0 'S1\n0:A1 \n2:A3 \n3:A2 \n' '' \
+			env TMPDIR='-t m p *' SIMTOOL_PARTS=$p simtool 3 4
+		cmp result.txt want
+	done
+	check 0 '' '' ls -A -- '-t m p *'
+	clean
+}
+
 @test "simtool: SIMTOOL_PARTS must be a number from 1 to 64" {
 	small
 	for p in 0 65 x ''; do
