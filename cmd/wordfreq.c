@@ -698,9 +698,11 @@ main(int argc, char *argv[])
 			afile_close(&top, 1);
 		return 1;
 	}
-	if (opt.totalsfile) {
-		puttotals(1, &out, totals.fp);
-		ret |= afile_close(&totals, 0);
+	if (opt.totalsfile && (puttotals(1, &out, totals.fp), afile_close(&totals, 0))) {
+		/* the top of sums that were not written is not written either */
+		if (opt.topfile)
+			afile_close(&top, 1);
+		return 1;
 	}
 	if (opt.topfile) {
 		puttop(top.fp);

@@ -588,6 +588,10 @@ load faults
 	check 0 'old\n' '' cat top
 	check 0 '' '' find . -name 'top.*'
 	check 1 '' 'wordfreq: nodir/top: No such file or directory\n' wordfreq -p -n 1 -t nodir/top in
+	# the sums not written (a full device): nor the top of them
+	check 1 'p\ta:1\n' 'wordfreq: /dev/full: write error: No space left on device\n' \
+		wordfreq -p -T /dev/full -n 1 -t top in
+	check 0 'old\n' '' cat top
 	printf 'a\t1\n' >want.top
 	outpath want.top wordfreq -p -n 1 -t OUT in
 }
