@@ -528,16 +528,57 @@ kthlargest(unsigned long long *v, size_t n, size_t k)
 	return v[k];
 }
 
+/*
+ * Keep in r[0 .. *nr) the need words of the ties (count c) first in byte
+ * order: a heap of at most need of them, its root the last in that order,
+ * so that memory is bounded by need, not by the number of ties.
+ */
+static void
+keepfirst(struct ranked *r, size_t *nr, size_t need, const struct ranked *x)
+{
+	struct ranked tmp;
+	size_t i, c, n = *nr;
+
+	if (n < need) {
+		/* sift up */
+		for (i = n++, r[i] = *x; i > 0 && byrank(&r[(i - 1) / 2], &r[i]) < 0; i = (i - 1) / 2) {
+			tmp = r[i];
+			r[i] = r[(i - 1) / 2];
+			r[(i - 1) / 2] = tmp;
+		}
+		*nr = n;
+		return;
+	}
+	if (n == 0 || byrank(x, &r[0]) >= 0)
+		return;
+	/* replace the root, sift down */
+	for (i = 0, r[0] = *x; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && byrank(&r[c + 1], &r[c]) > 0)
+			c++;
+		if (byrank(&r[c], &r[i]) <= 0)
+			break;
+		tmp = r[i];
+		r[i] = r[c];
+		r[c] = tmp;
+	}
+}
+
 void
-wtab_top(const struct wtab *t, const unsigned long long *count, uint32_t *ids,
+wtab_top(const struct wtab *t, const unsigned long long *count, const uint32_t *ids,
     size_t n, unsigned long long limit, FILE *fp)
 {
 	unsigned long long *v, min = 0;
-	struct ranked *r;
+	struct ranked *r, x;
 	struct obuf out = { 0 };
-	size_t i, nr = 0;
+	size_t i, nr = 0, nabove = 0, keep = n < limit ? n : (size_t)limit;
 
-	/* only words counted at least as often as the limit-th need sorting */
+	if (keep == 0)
+		return;
+	/*
+	 * Only words counted at least as often as the limit-th can be in it:
+	 * those counted more are, and of those counted as often (the ties,
+	 * maybe most of the words) the first in byte order, kept in a heap.
+	 */
 	if (limit < n && limit > 0) {
 		v = ereallocarray(NULL, n, sizeof *v);
 		for (i = 0; i < n; i++)
@@ -545,16 +586,24 @@ wtab_top(const struct wtab *t, const unsigned long long *count, uint32_t *ids,
 		min = kthlargest(v, n, (size_t)limit);
 		free(v);
 	}
+	r = ereallocarray(NULL, keep ? keep : 1, sizeof *r);
 	for (i = 0; i < n; i++)
-		if (count[ids[i]] >= min)
-			ids[nr++] = ids[i];
-	r = ereallocarray(NULL, nr ? nr : 1, sizeof *r);
-	for (i = 0; i < nr; i++) {
-		r[i].count = count[ids[i]];
-		r[i].w = wtab_word(t, ids[i], &r[i].n);
-	}
+		if (count[ids[i]] > min || limit >= n) {
+			r[nr].count = count[ids[i]];
+			r[nr].w = wtab_word(t, ids[i], &r[nr].n);
+			nr++;
+		}
+	nabove = nr;
+	for (i = 0; i < n && limit < n; i++)
+		if (count[ids[i]] == min) {
+			x.count = min;
+			x.w = wtab_word(t, ids[i], &x.n);
+			nr -= nabove;
+			keepfirst(r + nabove, &nr, keep - nabove, &x);
+			nr += nabove;
+		}
 	qsort(r, nr, sizeof *r, byrank);
-	for (i = 0; i < nr && i < limit; i++) {
+	for (i = 0; i < nr; i++) {
 		obuf_add(&out, r[i].w, r[i].n);
 		obuf_addc(&out, '\t');
 		obuf_addu(&out, r[i].count);

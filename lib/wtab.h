@@ -112,11 +112,12 @@ wtab_word(const struct wtab *t, uint32_t id, size_t *n)
 /*
  * The limit most counted of the n words ids[0 .. n) of t, word id counted
  * count[id] times, written to fp as "WORD<TAB>COUNT" lines in rank order:
- * count descending, then the word's bytes ascending (topn(1)). The order
- * of ids does not matter, and they are reordered. Linear in n but for the
- * sort of the words counted at least as often as the limit-th.
+ * count descending, then the word's bytes ascending (topn(1)); the order
+ * of ids does not matter. Time: linear in n, and n log limit at most for
+ * the words counted as often as the limit-th; memory: 8 bytes a word,
+ * then 24 bytes for each of the min(n, limit) written.
  */
-void wtab_top(const struct wtab *t, const unsigned long long *count, uint32_t *ids,
+void wtab_top(const struct wtab *t, const unsigned long long *count, const uint32_t *ids,
     size_t n, unsigned long long limit, FILE *fp);
 
 /*

@@ -223,3 +223,14 @@ topn: in:6: count '-0' is invalid
 	[ "$stderr" = "" ]
 	[ "$output" = "$(printf '262144\n262143\n262142')" ]
 }
+
+@test "topn: a million words counted alike: memory as with no ties" {
+	need_rss
+	awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "w%07d\t1\n", i }' >ties
+	awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "w%07d\t%d\n", i, i + 1 }' >spread
+	check 0 'w0000000\t1\nw0000001\t1\nw0000002\t1\n' '' topn 3 ties
+	/usr/bin/time -f %M -o rss.ties topn 10 ties >/dev/null
+	/usr/bin/time -f %M -o rss.spread topn 10 spread >/dev/null
+	# only the ties first in byte order are kept, not all of them
+	[ "$(cat rss.ties)" -le $(($(cat rss.spread) * 11 / 10)) ]
+}
