@@ -570,38 +570,44 @@ wtab_top(const struct wtab *t, const unsigned long long *count, const uint32_t *
 	unsigned long long *v, min = 0;
 	struct ranked *r, x;
 	struct obuf out = { 0 };
-	size_t i, nr = 0, nabove = 0, keep = n < limit ? n : (size_t)limit;
+	size_t i, nr = 0, nties = 0, keep = n < limit ? n : (size_t)limit;
 
 	if (keep == 0)
 		return;
-	/*
-	 * Only words counted at least as often as the limit-th can be in it:
-	 * those counted more are, and of those counted as often (the ties,
-	 * maybe most of the words) the first in byte order, kept in a heap.
-	 */
-	if (limit < n && limit > 0) {
+	r = ereallocarray(NULL, keep, sizeof *r);
+	if (keep == n) {
+		/* every word is written */
+		for (i = 0; i < n; i++) {
+			r[i].count = count[ids[i]];
+			r[i].w = wtab_word(t, ids[i], &r[i].n);
+		}
+		nr = n;
+	} else {
+		/*
+		 * Only words counted at least as often as the limit-th can be
+		 * in it: those counted more are, and of those counted as often
+		 * (the ties, maybe most of the words) the first in byte order,
+		 * kept in a heap.
+		 */
 		v = ereallocarray(NULL, n, sizeof *v);
 		for (i = 0; i < n; i++)
 			v[i] = count[ids[i]];
-		min = kthlargest(v, n, (size_t)limit);
+		min = kthlargest(v, n, keep);
 		free(v);
+		for (i = 0; i < n; i++)
+			if (count[ids[i]] > min) {
+				r[nr].count = count[ids[i]];
+				r[nr].w = wtab_word(t, ids[i], &r[nr].n);
+				nr++;
+			}
+		for (i = 0; i < n; i++)
+			if (count[ids[i]] == min) {
+				x.count = min;
+				x.w = wtab_word(t, ids[i], &x.n);
+				keepfirst(r + nr, &nties, keep - nr, &x);
+			}
+		nr += nties;
 	}
-	r = ereallocarray(NULL, keep ? keep : 1, sizeof *r);
-	for (i = 0; i < n; i++)
-		if (count[ids[i]] > min || limit >= n) {
-			r[nr].count = count[ids[i]];
-			r[nr].w = wtab_word(t, ids[i], &r[nr].n);
-			nr++;
-		}
-	nabove = nr;
-	for (i = 0; i < n && limit < n; i++)
-		if (count[ids[i]] == min) {
-			x.count = min;
-			x.w = wtab_word(t, ids[i], &x.n);
-			nr -= nabove;
-			keepfirst(r + nabove, &nr, keep - nabove, &x);
-			nr += nabove;
-		}
 	qsort(r, nr, sizeof *r, byrank);
 	for (i = 0; i < nr; i++) {
 		obuf_add(&out, r[i].w, r[i].n);
