@@ -47,7 +47,10 @@ struct skbuild {
 	 * simple tabulation hashing", 2012), at a fraction of a SipHash.
 	 */
 	uint64_t *set;
-	size_t setcap, setn;
+	size_t setcap, setn;	/* the slots a page uses (a power of 2), and its hashes */
+	size_t setalloc;	/* the slots allocated: the largest page's, kept */
+	uint64_t *moving;	/* the hashes, while the set doubles */
+	size_t movingcap;
 	uint64_t placetab[8][256];
 	int haszero;
 	/*
@@ -94,8 +97,8 @@ skb_new(unsigned k, unsigned size, uint64_t seed)
 	for (i = 1; i < k; i++)
 		b->ppow *= SK_P;
 	tok_init(&b->tok, TOK_UNICODE);
-	b->setcap = 1024;
-	b->set = ecalloc(b->setcap, sizeof *b->set);
+	b->setcap = b->setalloc = 1024;
+	b->set = ecalloc(b->setalloc, sizeof *b->set);
 	for (i = 0; i < 8 * 256; i++)
 		b->placetab[i / 256][i % 256] = siphash13_u64(sip_runkey(3), sip_runkey(4), i);
 	b->cand = ecalloc(2 * (size_t)size, sizeof *b->cand);
@@ -110,6 +113,7 @@ skb_free(struct skbuild *b)
 		return;
 	tok_free(&b->tok);
 	free(b->set);
+	free(b->moving);
 	free(b->cand);
 	free(b);
 }
@@ -117,12 +121,18 @@ skb_free(struct skbuild *b)
 void
 skb_begin(struct skbuild *b)
 {
-	/* a huge page's table goes back, so that small pages do not clear it */
+	/*
+	 * The slots stay allocated from page to page: fresh memory costs a
+	 * page fault for each 4 kB touched, each time. After a page whose
+	 * set was far smaller than its table the next starts small again,
+	 * so that a huge table is not cleared for each small page: the
+	 * slots past the small one are cleared when a page grows into them
+	 * (setgrow).
+	 */
 	if (b->setcap > 1 << 16 && b->setcap > 8 * b->setn) {
-		free(b->set);
 		b->setcap = 1024;
-		b->set = ecalloc(b->setcap, sizeof *b->set);
-	} else if (b->setn || b->haszero) {
+		memset(b->set, 0, b->setcap * sizeof *b->set);
+	} else if (b->setn) {
 		memset(b->set, 0, b->setcap * sizeof *b->set);
 	}
 	b->setn = 0;
@@ -232,6 +242,34 @@ place(const struct skbuild *b, uint64_t v)
 	    t[6][v >> 48 & 255] ^ t[7][v >> 56];
 }
 
+/*
+ * Double the set: its hashes are gathered in order (a buffer kept as the
+ * set's slots are), its slots cleared, as many as it takes now, and the
+ * hashes placed again. The slots are allocated anew only past the
+ * largest page's.
+ */
+static void
+setgrow(struct skbuild *b)
+{
+	size_t n = 2 * b->setcap, i, j, k, mask = n - 1;
+
+	egrow(&b->moving, &b->movingcap, b->setn, sizeof *b->moving);
+	for (i = k = 0; i < b->setcap; i++)
+		if (b->set[i])
+			b->moving[k++] = b->set[i];
+	if (n > b->setalloc) {
+		b->set = ereallocarray(b->set, n, sizeof *b->set);
+		b->setalloc = n;
+	}
+	memset(b->set, 0, n * sizeof *b->set);
+	b->setcap = n;
+	for (i = 0; i < k; i++) {
+		for (j = place(b, b->moving[i]) & mask; b->set[j]; j = (j + 1) & mask)
+			;
+		b->set[j] = b->moving[i];
+	}
+}
+
 /* Add v, whose place is pl, to the set; 1 if it was not there. */
 static int
 setadd(struct skbuild *b, uint64_t v, uint64_t pl)
@@ -243,22 +281,8 @@ setadd(struct skbuild *b, uint64_t v, uint64_t pl)
 			return 0;
 		return b->haszero = 1;
 	}
-	if (2 * (b->setn + 1) > b->setcap) {
-		uint64_t *old = b->set;
-		size_t oldcap = b->setcap, j;
-
-		b->setcap *= 2;
-		b->set = ecalloc(b->setcap, sizeof *b->set);
-		mask = b->setcap - 1;
-		for (j = 0; j < oldcap; j++) {
-			if (!old[j])
-				continue;
-			for (i = place(b, old[j]) & mask; b->set[i]; i = (i + 1) & mask)
-				;
-			b->set[i] = old[j];
-		}
-		free(old);
-	}
+	if (2 * (b->setn + 1) > b->setcap)
+		setgrow(b);
 	mask = b->setcap - 1;
 	for (i = pl & mask; b->set[i]; i = (i + 1) & mask)
 		if (b->set[i] == v)
