@@ -28,6 +28,7 @@ struct rdr {
 	/* rdr_gunzip: the decompressor, its input and output not yet taken */
 	struct inflate *z;
 	unsigned char *zin;
+	size_t zincap;
 	const unsigned char *zp;
 	size_t zn;
 	int zeof;
@@ -66,7 +67,9 @@ void rdr_fdopen(struct rdr *r, int fd, const char *path);
 /*
  * Close; returns 1 if a read error happened, else 0. Past SAID_MAX bad
  * records, says how many there were ("name: N bad records, the first 10
- * said").
+ * said"). Its gzip decoder is kept for the next reader opened, so that
+ * reading many gzip files takes its memory once; readers are not for
+ * threads.
  */
 int rdr_close(struct rdr *r);
 
