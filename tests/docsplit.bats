@@ -480,12 +480,8 @@ load faults
 		cp one/f "many/f$i"
 		cp one/g.gz "many/g$i.gz"
 	done
-	run --separate-stderr /usr/bin/time -f %R -o one.faults sh -c 'docsplit -f one >one.rec'
-	[ "$status" -eq 0 ]
-	[ "$stderr" = "" ]
-	run --separate-stderr /usr/bin/time -f %R -o many.faults sh -c 'docsplit -f many >many.rec'
-	[ "$status" -eq 0 ]
-	[ "$stderr" = "" ]
+	faults one 'docsplit -f one >one.rec'
+	faults many 'docsplit -f many >many.rec'
 	[ "$(wc -l <many.rec)" -eq 40 ]
 	[ "$(cut -f 2 many.rec | sort -u | wc -l)" -eq 1 ]
 	[ "$(cut -f 2 many.rec | sort -u)" = "$(head -n 1 one.rec | cut -f 2)" ]

@@ -146,6 +146,14 @@ need_rss() {
 	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
 }
 
+# faults NAME CMD: run the shell command CMD under GNU time, its minor page
+# faults into NAME.faults; it must succeed, silently (need_rss first).
+faults() {
+	run --separate-stderr /usr/bin/time -f %R -o "$1.faults" sh -c "$2"
+	[ "$status" -eq 0 ] || return 1
+	[ "$stderr" = "" ] || return 1
+}
+
 # loops N: N rounds, a fifth of them under the sanitizers (ASAN_OPTIONS).
 loops() {
 	if [ -n "${ASAN_OPTIONS:-}" ]; then

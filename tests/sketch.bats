@@ -144,12 +144,8 @@ load faults
 		for (i = 0; i < 200000; i++) printf "w%d ", p * 200000 + i
 		printf "\nsmall%d\tthe quick brown fox\n", p } }' >alt
 	head -n 2 alt >one
-	run --separate-stderr /usr/bin/time -f %R -o one.faults sh -c 'sketch -n 2 one >one.sk'
-	[ "$status" -eq 0 ]
-	[ "$stderr" = "" ]
-	run --separate-stderr /usr/bin/time -f %R -o alt.faults sh -c 'sketch -n 2 alt >alt.sk'
-	[ "$status" -eq 0 ]
-	[ "$stderr" = "" ]
+	faults one 'sketch -n 2 one >one.sk'
+	faults alt 'sketch -n 2 alt >alt.sk'
 	[ "$(wc -l <alt.sk)" -eq 20 ]
 	[ "$(head -n 2 alt.sk)" = "$(cat one.sk)" ]
 	[ "$(cut -f 2 alt.sk | sort -u | tr '\n' ' ')" = "1 199996 " ]
