@@ -129,12 +129,10 @@ skb_begin(struct skbuild *b)
 	 * slots past the small one are cleared when a page grows into them
 	 * (setgrow).
 	 */
-	if (b->setcap > 1 << 16 && b->setcap > 8 * b->setn) {
+	if (b->setcap > 1 << 16 && b->setcap > 8 * b->setn)
 		b->setcap = 1024;
+	if (b->setn)
 		memset(b->set, 0, b->setcap * sizeof *b->set);
-	} else if (b->setn) {
-		memset(b->set, 0, b->setcap * sizeof *b->set);
-	}
 	b->setn = 0;
 	b->haszero = 0;
 	b->ncand = 0;
