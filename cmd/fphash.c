@@ -14,12 +14,6 @@
 #include "util.h"
 #include "wtab.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p)	__builtin_prefetch(p)
-#else
-#define PREFETCH(p)	((void)(p))
-#endif
-
 static unsigned mbits;		/* fingerprint width M */
 static struct simh *sh;
 /* -i: the feature id of each word number of the list, and how many */

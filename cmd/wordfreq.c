@@ -16,12 +16,6 @@
 #include "warc.h"
 #include "wtab.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p)	__builtin_prefetch(p)
-#else
-#define PREFETCH(p)	((void)(p))
-#endif
-
 /* What a word of the table is besides a counted word. */
 enum { PLAIN, STOP, VOCAB };
 

@@ -14,11 +14,6 @@
  * Where the compiler can, the lookup and scan code is also compiled for
  * the popcnt instruction, chosen when the program starts.
  */
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p)	__builtin_prefetch(p)
-#else
-#define PREFETCH(p)	((void)0)
-#endif
 /* clang 14 names the dispatcher NAME.ifunc, so other files cannot link to it */
 #if defined(__has_attribute) && defined(__x86_64__) && defined(__linux__) && \
     !defined(__clang__)

@@ -16,11 +16,6 @@
  * from memory first: a large page's set is larger than the caches.
  */
 #define SK_PEND	8
-#if defined(__GNUC__) || defined(__clang__)
-#define prefetch(p)	__builtin_prefetch(p)
-#else
-#define prefetch(p)	((void)(p))
-#endif
 
 #define SK_WCBITS	10
 #define SK_WCACHE	(1 << SK_WCBITS)
@@ -309,7 +304,7 @@ pendshingle(struct skbuild *b, uint64_t v)
 	unsigned i = b->pendnext++ % SK_PEND;
 	uint64_t pl = place(b, v);
 
-	prefetch(&b->set[pl & (b->setcap - 1)]);
+	PREFETCH(&b->set[pl & (b->setcap - 1)]);
 	if (b->npend == SK_PEND)
 		addshingle(b, b->pend[i], b->pendplace[i]);
 	else

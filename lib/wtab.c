@@ -8,12 +8,6 @@
 #include "util.h"
 #include "wtab.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p)	__builtin_prefetch(p)
-#else
-#define PREFETCH(p)	((void)(p))
-#endif
-
 /*
  * The hash keys: 128 random bits for SipHash and 64 for the fast hash,
  * the process's (sip_runkey), taken at the first table (wtab.h says why).
