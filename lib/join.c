@@ -25,6 +25,7 @@
 #define REPEAT	1	/* countshared: the sketch is a repeat */
 #define CAND	2	/* countshared: the hash is one of its candidates */
 #define PARTBUF	4096	/* hashes dealt to a part before they are written */
+#define JOIN_WAHEAD	16	/* weights made together (weighahead) */
 
 struct join *
 join_new(const struct join_opt *opt)
@@ -609,21 +610,62 @@ sharedindex(struct join *j)
 	}
 }
 
+/* The bucket of h's search among the shared hashes. */
+static size_t
+sharedbucket(const struct join *j, uint64_t h)
+{
+	return (size_t)(rotated(h) >> (64 - j->sharedidxbits));
+}
+
+/* The place of h in its bucket b of the shared hashes, or SIZE_MAX. */
+static size_t
+inbucket(const struct join *j, size_t b, uint64_t h)
+{
+	uint64_t r = rotated(h);
+	size_t i, lo = j->sharedidx[b];
+
+	i = lo + radix_lowerbound64(j->sharedkey + lo, j->sharedidx[b + 1] - lo, r);
+	return i < j->sharedidx[b + 1] && j->sharedkey[i] == r ? i : SIZE_MAX;
+}
+
 /* The place of h among the shared hashes, or SIZE_MAX if one sketch holds it. */
 static size_t
 findshared(const struct join *j, uint64_t h)
 {
-	uint64_t r = rotated(h);
-	size_t i, b, lo;
+	if (!j->nshared || !hfilter_has(&j->sharedf, h))
+		return SIZE_MAX;
+	return inbucket(j, sharedbucket(j, h), h);
+}
 
+/*
+ * findshared of the n (at most JOIN_PREFIX) hashes h of a document, into
+ * at: a lookup alone waits on three misses in turn (the filter, the
+ * bucket, the keys); asked for from memory a pass ahead, those of the n
+ * hashes overlap.
+ */
+static void
+findsharedn(const struct join *j, const uint64_t *h, unsigned n, size_t *at)
+{
+	size_t b[JOIN_PREFIX];
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		at[i] = SIZE_MAX;
 	if (!j->nshared)
-		return SIZE_MAX;
-	if (!hfilter_has(&j->sharedf, h))
-		return SIZE_MAX;
-	b = (size_t)(r >> (64 - j->sharedidxbits));
-	lo = j->sharedidx[b];
-	i = lo + radix_lowerbound64(j->sharedkey + lo, j->sharedidx[b + 1] - lo, r);
-	return i < j->sharedidx[b + 1] && j->sharedkey[i] == r ? i : SIZE_MAX;
+		return;
+	for (i = 0; i < n; i++) {
+		b[i] = sharedbucket(j, h[i]);
+		PREFETCH(&j->sharedf.bit[hfilter_place(&j->sharedf, h[i]) / 64]);
+		PREFETCH(&j->sharedidx[b[i]]);
+	}
+	for (i = 0; i < n; i++)
+		if (!hfilter_has(&j->sharedf, h[i]))
+			b[i] = SIZE_MAX;	/* one sketch holds it */
+		else
+			PREFETCH(&j->sharedkey[j->sharedidx[b[i]]]);
+	for (i = 0; i < n; i++)
+		if (b[i] != SIZE_MAX)
+			at[i] = inbucket(j, b[i], h[i]);
 }
 
 static uint64_t
@@ -915,7 +957,7 @@ void
 join_runs(struct join *j)
 {
 	const uint64_t *h;
-	size_t d, i, s, total = 0;
+	size_t d, i, s, total = 0, at[JOIN_PREFIX];
 	unsigned k, n;
 
 	/* the runs' lengths are counted (countshared) */
@@ -925,10 +967,13 @@ join_runs(struct join *j)
 		total += j->ncand[i];
 	}
 	j->post = ereallocarray(NULL, total ? total : 1, sizeof *j->post);
-	for (d = 0; d < j->ndocs; d++)
-		for (h = winget(j, &j->win[2], d), k = 0, n = nprefix(j, d); k < n; k++)
-			if ((s = findshared(j, h[k])) != SIZE_MAX)
+	for (d = 0; d < j->ndocs; d++) {
+		h = winget(j, &j->win[2], d);
+		findsharedn(j, h, n = nprefix(j, d), at);
+		for (k = 0; k < n; k++)
+			if ((s = at[k]) != SIZE_MAX)
 				j->post[j->runend[s]++] = (uint32_t)d;
+	}
 }
 
 void
@@ -1011,11 +1056,13 @@ partners(struct join *j, size_t d, uint32_t *mark, uint32_t **part, size_t *part
 {
 	const uint64_t *h;
 	uint32_t *run, other;
-	size_t npart = 0, i, k, lo, hi, s;
+	size_t npart = 0, i, k, lo, hi, s, at[JOIN_PREFIX];
 	unsigned m, n;
 
-	for (h = winget(j, &j->win[2], d), m = 0, n = nprefix(j, d); m < n; m++) {
-		if ((s = findshared(j, h[m])) == SIZE_MAX || j->ncand[s] < 2)
+	h = winget(j, &j->win[2], d);
+	findsharedn(j, h, n = nprefix(j, d), at);
+	for (m = 0; m < n; m++) {
+		if ((s = at[m]) == SIZE_MAX || j->ncand[s] < 2)
 			continue;
 		run = j->post + j->runend[s] - j->ncand[s];
 		k = radix_lowerbound32(run, j->ncand[s], (uint32_t)d);
@@ -1128,19 +1175,53 @@ join_progress(struct join *j, void (*tick)(size_t, size_t, void *), void *ctx)
 }
 
 /*
+ * The weights of slot s's hashes k to k + JOIN_WAHEAD not made yet, made
+ * together: each waits on misses in turn (the filter and bucket of the
+ * shared hashes, then their keys; the bucket of the reaches, then the
+ * reaches), asked for from memory a pass ahead so that those of the
+ * hashes overlap.
+ */
+static void
+weighahead(struct join *j, struct join_slot *s, unsigned k)
+{
+	unsigned i, end = j->hn[s->d] - k < JOIN_WAHEAD ? j->hn[s->d] : k + JOIN_WAHEAD;
+	uint64_t h;
+	int local = !j->ext && j->opt.rarity > 0;
+
+	for (i = k; local && i < end; i++)
+		if (s->w[i] == 0) {
+			h = s->h[i];
+			if (j->nshared) {
+				PREFETCH(&j->sharedf.bit[hfilter_place(&j->sharedf, h) / 64]);
+				PREFETCH(&j->sharedidx[sharedbucket(j, h)]);
+			}
+			PREFETCH(&j->reachidx[h >> (64 - j->reachbits)]);
+		}
+	for (i = k; local && i < end; i++)
+		if (s->w[i] == 0) {
+			h = s->h[i];
+			if (j->nshared && hfilter_has(&j->sharedf, h))
+				PREFETCH(&j->sharedkey[j->sharedidx[sharedbucket(j, h)]]);
+			PREFETCH(&j->reach[j->reachidx[h >> (64 - j->reachbits)]]);
+		}
+	for (i = k; i < end; i++)
+		if (s->w[i] == 0)
+			s->w[i] = (float)weight(j, s->d, i, s->h[i]);
+	if (s->w == s->wbuf)
+		s->dirty = 1;
+	else
+		j->blkdirty = 1;
+}
+
+/*
  * The weight of the k-th hash of document d, in slot s: computed once
- * while it is there (a weight is never 0).
+ * while it is there (a weight is never 0), with the next few.
  */
 static float
 weightof(struct join *j, struct join_slot *s, unsigned k)
 {
-	if (s->w[k] == 0) {
-		s->w[k] = (float)weight(j, s->d, k, s->h[k]);
-		if (s->w == s->wbuf)
-			s->dirty = 1;
-		else
-			j->blkdirty = 1;
-	}
+	if (s->w[k] == 0)
+		weighahead(j, s, k);
 	return s->w[k];
 }
 
