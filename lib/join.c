@@ -793,8 +793,8 @@ countshared(struct join *j, const unsigned char *repeat)
 	const uint64_t *hv;
 	uint64_t *part, *v, h, *buf = NULL;
 	size_t parts[PASSES] = { 0 }, at[PASSES], start[PASSES], nbuf[PASSES] = { 0 };
-	size_t most = 0, total = 0, base, cap;
-	size_t n, i, k, m, d;
+	size_t nshared[PASSES], most = 0, total = 0, base;
+	size_t n, i, k, m, ns, d;
 	uint32_t ndist, ncand;
 	unsigned p, c;
 	int dealt;
@@ -841,12 +841,18 @@ countshared(struct join *j, const unsigned char *repeat)
 		spillwrite(j, buf + p * PARTBUF, nbuf[p], base + at[p]);
 	free(buf);
 	hfilter_free(&qf);
+	/*
+	 * Each part sorted, its shared hashes made two words each in its own
+	 * first words (a run of at least two words gives them), kept there or
+	 * written back to its place in the file: their number known, the
+	 * arrays are made once, not grown by copies.
+	 */
 	for (p = 0, v = part; p < PASSES; v += dealt ? parts[p] : 0, p++) {
 		n = parts[p];
 		if (!dealt)
 			spillread(j, part, n, base + start[p]);
 		radix_sort64(v, n);
-		for (i = 0; i < n; i = k) {
+		for (i = 0, ns = 0; i < n; i = k) {
 			h = v[i] & ~(uint64_t)(PASSES - 1);
 			for (k = i; k < n && (v[k] & ~(uint64_t)(PASSES - 1)) == h; k++)
 				;
@@ -857,15 +863,28 @@ countshared(struct join *j, const unsigned char *repeat)
 				ndist += !(v[m] & REPEAT);
 				ncand += !!(v[m] & CAND);
 			}
-			/* in order: the sixteenths in turn, each sorted */
-			cap = j->sharedcap;
-			egrow(&j->sharedkey, &cap, j->nshared + 1, sizeof *j->sharedkey);
-			cap = j->sharedcap;
-			egrow(&j->ncand, &cap, j->nshared + 1, sizeof *j->ncand);
-			egrow(&j->sharedn, &j->sharedcap, j->nshared + 1, sizeof *j->sharedn);
-			j->sharedkey[j->nshared] = rotated(h | p);
-			j->ncand[j->nshared] = ncand;
-			j->sharedn[j->nshared++] = ndist;
+			/* (2 ns + 1 < k: words of the runs already read) */
+			v[2 * ns] = rotated(h | p);
+			v[2 * ns + 1] = (uint64_t)ndist << 32 | ncand;
+			ns++;
+		}
+		nshared[p] = ns;
+		j->nshared += ns;
+		if (!dealt)
+			spillwrite(j, part, 2 * ns, base + start[p]);
+	}
+	/* in order: the sixteenths in turn, each sorted */
+	j->sharedkey = ereallocarray(NULL, j->nshared + 1, sizeof *j->sharedkey);
+	j->ncand = ereallocarray(NULL, j->nshared + 1, sizeof *j->ncand);
+	j->sharedn = ereallocarray(NULL, j->nshared + 1, sizeof *j->sharedn);
+	for (p = 0, k = 0; p < PASSES; p++) {
+		v = part + (dealt ? start[p] : 0);
+		if (!dealt)
+			spillread(j, part, 2 * nshared[p], base + start[p]);
+		for (i = 0; i < nshared[p]; i++, k++) {
+			j->sharedkey[k] = v[2 * i];
+			j->sharedn[k] = (uint32_t)(v[2 * i + 1] >> 32);
+			j->ncand[k] = (uint32_t)v[2 * i + 1];
 		}
 	}
 	free(part);

@@ -151,7 +151,7 @@ struct join {
 	 */
 	uint64_t *sharedkey;
 	uint32_t *sharedn, *ncand;
-	size_t *runend, nshared, sharedcap;
+	size_t *runend, nshared;
 	size_t *sharedidx;
 	unsigned sharedidxbits;
 	struct hfilter sharedf;	/* the shared hashes, 8 bits each: most hashes are not */
