@@ -638,11 +638,28 @@ findshared(const struct join *j, uint64_t h)
 }
 
 /*
- * findshared of the n (at most JOIN_PREFIX) hashes h of a document, into
- * at: a lookup alone waits on three misses in turn (the filter, the
- * bucket, the keys); asked for from memory a pass ahead, those of the n
- * hashes overlap.
+ * A look-up of h waits on three misses in turn: the filter's line and
+ * its bucket's (asked for by askshared), then its keys' (askkeys, which
+ * says whether the filter may hold h). Asked for a pass ahead, the
+ * misses of a document's hashes overlap.
  */
+static void
+askshared(const struct join *j, uint64_t h, size_t b)
+{
+	PREFETCH(&j->sharedf.bit[hfilter_place(&j->sharedf, h) / 64]);
+	PREFETCH(&j->sharedidx[b]);
+}
+
+static int
+askkeys(const struct join *j, uint64_t h, size_t b)
+{
+	if (!hfilter_has(&j->sharedf, h))
+		return 0;
+	PREFETCH(&j->sharedkey[j->sharedidx[b]]);
+	return 1;
+}
+
+/* findshared of the n (at most JOIN_PREFIX) hashes h of a document, into at. */
 static void
 findsharedn(const struct join *j, const uint64_t *h, unsigned n, size_t *at)
 {
@@ -653,16 +670,11 @@ findsharedn(const struct join *j, const uint64_t *h, unsigned n, size_t *at)
 		at[i] = SIZE_MAX;
 	if (!j->nshared)
 		return;
-	for (i = 0; i < n; i++) {
-		b[i] = sharedbucket(j, h[i]);
-		PREFETCH(&j->sharedf.bit[hfilter_place(&j->sharedf, h[i]) / 64]);
-		PREFETCH(&j->sharedidx[b[i]]);
-	}
 	for (i = 0; i < n; i++)
-		if (!hfilter_has(&j->sharedf, h[i]))
+		askshared(j, h[i], b[i] = sharedbucket(j, h[i]));
+	for (i = 0; i < n; i++)
+		if (!askkeys(j, h[i], b[i]))
 			b[i] = SIZE_MAX;	/* one sketch holds it */
-		else
-			PREFETCH(&j->sharedkey[j->sharedidx[b[i]]]);
 	for (i = 0; i < n; i++)
 		if (b[i] != SIZE_MAX)
 			at[i] = inbucket(j, b[i], h[i]);
@@ -925,6 +937,13 @@ weighsone(struct join *j, size_t n)
 	}
 }
 
+/* The bucket of h among the reaches: its top reachbits bits. */
+static size_t
+reachbucket(const struct join *j, uint64_t h)
+{
+	return (size_t)(h >> (64 - j->reachbits));
+}
+
 /* The distinct sketches' largest hashes, sorted, for the weights. */
 static void
 reachsort(struct join *j, const unsigned char *repeat)
@@ -944,7 +963,7 @@ reachsort(struct join *j, const unsigned char *repeat)
 	for (b = d = 0; b <= (size_t)1 << j->reachbits; b++) {
 		/* the first hash of bucket b; the last entry is past them all */
 		while (d < n && (b == (size_t)1 << j->reachbits ||
-		    j->reach[d] >> (64 - j->reachbits) < b))
+		    reachbucket(j, j->reach[d]) < b))
 			d++;
 		j->reachidx[b] = (uint32_t)d;
 	}
@@ -1005,13 +1024,13 @@ join_prepare(struct join *j)
 
 /*
  * The number of sketches whose largest hash is below h: reach is sorted,
- * and reachidx[b] is the number of them below the first hash of bucket b
- * (the top reachbits bits of a hash), so that a search is in one bucket.
+ * and reachidx[b] is the number of them below the first hash of bucket b,
+ * so that a search is in one bucket.
  */
 static size_t
 reachbelow(const struct join *j, uint64_t h)
 {
-	size_t b = (size_t)(h >> (64 - j->reachbits)), lo = j->reachidx[b];
+	size_t b = reachbucket(j, h), lo = j->reachidx[b];
 
 	return lo + radix_lowerbound64(j->reach + lo, j->reachidx[b + 1] - lo, h);
 }
@@ -1210,18 +1229,16 @@ weighahead(struct join *j, struct join_slot *s, unsigned k)
 	for (i = k; local && i < end; i++)
 		if (s->w[i] == 0) {
 			h = s->h[i];
-			if (j->nshared) {
-				PREFETCH(&j->sharedf.bit[hfilter_place(&j->sharedf, h) / 64]);
-				PREFETCH(&j->sharedidx[sharedbucket(j, h)]);
-			}
-			PREFETCH(&j->reachidx[h >> (64 - j->reachbits)]);
+			if (j->nshared)
+				askshared(j, h, sharedbucket(j, h));
+			PREFETCH(&j->reachidx[reachbucket(j, h)]);
 		}
 	for (i = k; local && i < end; i++)
 		if (s->w[i] == 0) {
 			h = s->h[i];
-			if (j->nshared && hfilter_has(&j->sharedf, h))
-				PREFETCH(&j->sharedkey[j->sharedidx[sharedbucket(j, h)]]);
-			PREFETCH(&j->reach[j->reachidx[h >> (64 - j->reachbits)]]);
+			if (j->nshared)
+				askkeys(j, h, sharedbucket(j, h));
+			PREFETCH(&j->reach[j->reachidx[reachbucket(j, h)]]);
 		}
 	for (i = k; i < end; i++)
 		if (s->w[i] == 0)
