@@ -81,7 +81,9 @@ compact(struct skidx *x, const char *path, struct join *b)
  * An index is appended to in place, past the length of the version it
  * belongs to: a writer whose run was killed (its ndstate by SIGKILL) may
  * still be doing so. The next one waits for it to end, then writes over
- * what it left.
+ * what it left. The batch is read only once the lock is held, so that a
+ * killed writer's skidx that comes to the lock after the next writer's
+ * finds its batch gone: ndstate(1) removed its tmp.PID before the next run.
  */
 static int
 lockfile(int fd)

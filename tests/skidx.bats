@@ -463,6 +463,66 @@ rsscheck() {
 	[ "${#lines[@]}" -eq 7 ]
 }
 
+@test "neardup -a on an index: the appender of a killed writer that starts late writes nothing" {
+	local w i real
+	mkdir small one two late
+	for i in 1 2 3 4 5 6; do
+		seq -s ' ' $((i * 1000)) $((i * 1000 + 80)) >"small/s$i.txt"
+	done
+	seq -s ' ' 90000 90080 >one/new.txt
+	seq -s ' ' 80000 80080 >two/other.txt
+	# In the run with LATE set, skidx opens the index at once but starts
+	# only once the file go is there: as a skidx -a that the scheduler
+	# stops between its open and its lock (Linux's /dev/fd opens the same file).
+	[ -e /dev/fd/0 ] || skip "no /dev/fd"
+	real=$(command -v skidx)
+	cat >late/skidx <<EOF
+#!/bin/sh
+[ -n "\${LATE-}" ] || exec "$real" "\$@"
+n=\$# prev=
+for a do
+	if [ "\$prev" = -a ]; then
+		exec 7<>"\$a" || exit 1
+		a=/dev/fd/7
+	fi
+	set -- "\$@" "\$a"
+	prev=\$a
+done
+shift "\$n"
+: >"$PWD/waiting"
+while [ ! -e "$PWD/go" ]; do sleep 0.02; done
+st=0
+"$real" "\$@" 2>"$PWD/late.err" || st=\$?
+echo "\$st" >"$PWD/done"
+exit "\$st"
+EOF
+	chmod +x late/skidx
+	neardup -o st small
+	LATE=1 PATH=$PWD/late:$PATH neardup -a st one >/dev/null 2>&1 3>&- &
+	w=$!	# ndstate: neardup becomes it
+	for ((i = 0; i < 3000; i++)); do
+		[ ! -e waiting ] || break
+		sleep 0.01
+	done
+	[ "$i" -lt 3000 ]
+	kill -KILL "$w"
+	wait "$w" || :
+	# the next writer publishes before the killed one's skidx -a starts
+	check 0 '' '' neardup -a st two
+	: >go
+	for ((i = 0; i < 3000; i++)); do
+		[ ! -e done ] || break
+		sleep 0.01
+	done
+	# it reads its batch only once it holds the lock: gone with its tmp.PID,
+	# which the next writer removed first, so it writes nothing
+	check 0 '1\n' '' cat done
+	check 0 '1\n' '' grep -c '^skidx: .*/tmp\.[0-9]*/batch: No such file or directory$' late.err
+	check 0 '' '' neardup -q st one
+	check 0 'small/s1.txt\nsmall/s2.txt\nsmall/s3.txt\nsmall/s4.txt\nsmall/s5.txt\nsmall/s6.txt\ntwo/other.txt\n' '' \
+	    sh -c 'ndstate -d st | cut -f 1'
+}
+
 @test "neardup -a on an index: a SIGKILL at any point leaves the old state or the new one; readers all along" {
 	local n i pid batch
 	mkdir tmp q
