@@ -26,8 +26,17 @@ setup() {
 	check 2 '' "neardup: -l takes no operand (the list is standard input)\n$u" neardup -l docs
 	check 2 '' "neardup: -E, -P and -W read files, lists and directories\n$u" neardup -P 2 -j f
 	check 2 '' "neardup: -0 takes no operand (the list is standard input)\n$u" neardup -0 docs
-	check 2 '' "neardup: -c cannot go with -q\n$u" neardup -c -q st docs
-	check 2 '' "neardup: -c cannot go with -a\n$u" neardup -c -a st docs
+	# of two that cannot go together, the later is named first
+	check 2 '' "neardup: -q cannot go with -c\n$u" neardup -c -q st docs
+	check 2 '' "neardup: -c cannot go with -q\n$u" neardup -q st -c docs
+	check 2 '' "neardup: -a cannot go with -c\n$u" neardup -c -a st docs
+	check 2 '' "neardup: -c cannot go with -a\n$u" neardup -a st -c docs
+	check 2 '' "neardup: -u cannot go with -c\n$u" neardup -c -u docs
+	check 2 '' "neardup: -c cannot go with -u\n$u" neardup -u -c docs
+	check 2 '' "neardup: -p cannot go with -j\n$u" neardup -j -p f
+	check 2 '' "neardup: -0 cannot go with -l\n$u" neardup -l -0
+	check 2 '' "neardup: -q cannot go with -w\n$u" neardup -w -q st docs
+	check 2 '' "neardup: -w cannot go with -q\n$u" neardup -q st -w docs
 	check 2 '' "neardup: -o cannot go with -a\n$u" neardup -a st -o st docs
 	check 2 '' "neardup: -q given twice\n$u" neardup -q st -q st docs
 	check 2 '' "neardup: words '0' is out of range (allowed: 1 to 16)\n" neardup -k 0 docs
