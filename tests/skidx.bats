@@ -436,6 +436,7 @@ rsscheck() {
 
 @test "neardup -a on an index: the next writer waits for the appender of a killed one" {
 	local w i
+	command -v pgrep >/dev/null || skip "no pgrep"
 	mkdir small one
 	for i in 1 2 3 4 5 6; do
 		seq -s ' ' $((i * 1000)) $((i * 1000 + 80)) >"small/s$i.txt"
