@@ -292,12 +292,45 @@ fshut(FILE *fp, const char *name)
 }
 
 /*
+ * The descriptor of this process that p names, as /dev/stdout, /dev/fd/N
+ * and /proc/self/fd/N do, or -1. Such a path is the descriptor's: Linux
+ * shows it as a link to the file the descriptor has open, which is not
+ * ours to replace (a shell's >> would lose what it held), and a pipe's
+ * "link" names no file at all.
+ */
+static int
+fdpath(const char *p)
+{
+	static const char *const stdname[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	char self[40];
+	const char *num, *errstr;
+	size_t i, len;
+	long long fd;
+
+	for (i = 0; i < sizeof stdname / sizeof stdname[0]; i++)
+		if (!strcmp(p, stdname[i]))
+			return (int)i;
+	len = (size_t)snprintf(self, sizeof self, "/proc/%ld/fd/", (long)getpid());
+	if (!strncmp(p, "/dev/fd/", 8))
+		num = p + 8;
+	else if (!strncmp(p, "/proc/self/fd/", 14))
+		num = p + 14;
+	else if (!strncmp(p, self, len))
+		num = p + len;
+	else
+		return -1;
+	fd = parsenum(num, 0, INT_MAX, &errstr);
+	return errstr ? -1 : (int)fd;
+}
+
+/*
  * The file path names: symbolic links followed, at most 40 of them (as
  * Linux and the BSDs allow); a dangling one names the file to create.
- * NULL, errno set, if a link cannot be read.
+ * One that names a descriptor (fdpath) is followed no further: *fd is
+ * that descriptor, else -1. NULL, errno set, if a link cannot be read.
  */
 static char *
-linktarget(const char *path)
+linktarget(const char *path, int *fd)
 {
 	struct stat st;
 	char *p = estrdup(path), *link = NULL, *slash, *np;
@@ -305,7 +338,7 @@ linktarget(const char *path)
 	ssize_t n;
 	int hops;
 
-	for (hops = 0; lstat(p, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+	for (hops = 0; (*fd = fdpath(p)) < 0 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
 		if (hops == 40) {
 			errno = ELOOP;
 			goto fail;
@@ -426,12 +459,24 @@ afile_open(struct afile *a, const char *path)
 {
 	struct stat st;
 	sigset_t old;
-	int fd = -1, saved;
+	int fd = -1, saved, desc, fl;
 
 	memset(a, 0, sizeof *a);
 	a->path = path;
-	if (!(a->target = linktarget(path)))
+	if (!(a->target = linktarget(path, &desc)))
 		goto fail;
+	/* a descriptor's path: written through a copy of it, as stdout is */
+	if (desc >= 0) {
+		if ((fl = fcntl(desc, F_GETFL)) < 0)
+			goto fail;
+		if ((fl & O_ACCMODE) == O_RDONLY) {
+			errno = EBADF;
+			goto fail;
+		}
+		if ((fd = fcntl(desc, F_DUPFD, STDERR_FILENO + 1)) < 0 || !(a->fp = fdopen(fd, "w")))
+			goto fail;
+		return a->fp;
+	}
 	/*
 	 * A device or FIFO is written as it is: replacing it would break
 	 * what it is for (as root, /dev/null became a file). A file that

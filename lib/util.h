@@ -104,6 +104,10 @@ int fshut(FILE *fp, const char *name);
  * regular, a device or a FIFO, is not replaced but written directly, as
  * output comes (a FIFO waits for its reader as any writer does): there
  * the output is not whole on failure, which the status still reports.
+ * A path that names a descriptor of the process (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N, or a link to one) is written through a copy of that
+ * descriptor, as standard output is: nothing is replaced or truncated,
+ * and a descriptor closed or open only for reading is an error (EBADF).
  * A directory is an error. The descriptor is never one of 0 to 2, even
  * if those are closed, so stdout and stderr cannot write into it.
  *

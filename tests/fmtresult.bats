@@ -94,6 +94,31 @@ setup() {
 	check 0 'target\n' '' ls d
 }
 
+@test "fmtresult -o: a descriptor's path is written through it, nothing replaced" {
+	# on a pipe
+	run sh -c 'fmtresult -o /dev/stdout m | od -c | head -1'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%b' "$q1$q2$q3" | od -c | head -1)" ]
+	# a file the shell appends to keeps what it held
+	printf 'kept\n' >log
+	check 0 '' '' sh -c 'fmtresult -o /dev/stdout m >>log'
+	check 0 "kept\n$q1$q2$q3" '' cat log
+	printf 'kept\n' >log
+	check 0 '' '' sh -c 'fmtresult -o /dev/fd/5 m 5>>log'
+	check 0 "kept\n$q1$q2$q3" '' cat log
+	# through a link to one, which stays
+	ln -s /dev/stdout out
+	printf 'kept\n' >log
+	check 0 '' '' sh -c 'fmtresult -o out m >>log'
+	check 0 "kept\n$q1$q2$q3" '' cat log
+	[ -L out ]
+	# a descriptor closed, or open for reading only: an error, the file as it was
+	cp m m.before
+	check 1 '' 'fmtresult: /dev/fd/6: Bad file descriptor\n' sh -c 'fmtresult -o /dev/fd/6 m 6<m'
+	cmp m m.before
+	check 1 '' 'fmtresult: /dev/fd/7: Bad file descriptor\n' sh -c 'fmtresult -o /dev/fd/7 m 7<&-'
+}
+
 @test "fmtresult -o: killed while it writes, the old file and nothing beside it" {
 	printf 'old\n' >out
 	mkfifo f
