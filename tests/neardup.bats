@@ -1101,3 +1101,22 @@ u' docs
 y' docs
 	check 2 '' "neardup: extract 'a\\\\rb' is invalid (main, all or raw)\n" neardup -e $'a\rb' docs
 }
+
+@test "neardup: the reader of stdout goes away: quiet, status 141, no new state" {
+	local i
+	mkdir many
+	# 400 copies of one text: 79,800 pairs, well over a pipe's 64 kB
+	seq -s ' ' 1000 1200 >many/0.txt
+	for ((i = 1; i < 400; i++)); do cp many/0.txt "many/$i.txt"; done
+	env --default-signal=PIPE neardup many 2>err | head -c 1 >/dev/null
+	[ "${PIPESTATUS[0]}" -eq 141 ]
+	check 0 '' '' cat err
+	env --default-signal=PIPE neardup -o st many 2>err | head -c 1 >/dev/null
+	[ "${PIPESTATUS[0]}" -eq 141 ]
+	check 0 '' '' cat err
+	[ ! -e st/current ]
+	# with SIGPIPE ignored, simjoin's write fails, which it says
+	env --ignore-signal=PIPE neardup many 2>err | head -c 1 >/dev/null
+	[ "${PIPESTATUS[0]}" -eq 1 ]
+	check 0 'simjoin: <stdout>: write error: Broken pipe\n' '' cat err
+}
