@@ -1,4 +1,6 @@
 /* sketch: bottom-k sketches of the word shingles of page records. */
+#include <sys/stat.h>
+
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,6 +25,8 @@ static struct {
 	double tstart, tlast;
 	int tty;			/* stderr is a terminal: a line that redraws */
 	int countfd;			/* -P: the count of documents done, or -1 */
+	const char *countpath;
+	int countfailed;
 	double tcount;
 } prog = { .countfd = -1 };
 
@@ -52,6 +56,7 @@ putcount(int end)
 {
 	char line[22];
 	double t;
+	ssize_t n;
 
 	if (!end && (prog.ndocs & 63))
 		return;
@@ -60,11 +65,36 @@ putcount(int end)
 		return;
 	prog.tcount = t;
 	snprintf(line, sizeof line, "%20ju\n", prog.ndocs);
-	if (pwrite(prog.countfd, line, 21, 0) != 21) {
-		weprintf("count file:");
+	if ((n = pwrite(prog.countfd, line, 21, 0)) != 21) {
+		if (n < 0)
+			weprintf("%s: write error:", escname(prog.countpath));
+		else
+			weprintf("%s: write error: short write", escname(prog.countpath));
 		close(prog.countfd);
 		prog.countfd = -1;
+		prog.countfailed = 1;
 	}
+}
+
+/*
+ * -P: the count file, made empty. It is rewritten in place, so it must
+ * be a regular file: a FIFO or a device is refused before any work.
+ */
+static void
+opencount(const char *path)
+{
+	struct stat st;
+
+	prog.countpath = path;
+	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+		eprintf("%s: not a regular file", escname(path));
+	if ((prog.countfd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK, 0666)) < 0 ||
+	    fstat(prog.countfd, &st) < 0)
+		eprintf("%s:", escname(path));
+	if (!S_ISREG(st.st_mode))
+		eprintf("%s: not a regular file", escname(path));
+	if (ftruncate(prog.countfd, 0) < 0)
+		eprintf("%s:", escname(path));
 }
 
 /* A record is done: flush a full buffer, count it. */
@@ -118,8 +148,7 @@ main(int argc, char *argv[])
 			size = (unsigned)estrtonum(optarg, 1, SK_MAXSIZE, "sketch size");
 			break;
 		case 'P':
-			if ((prog.countfd = open(optarg, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-				eprintf("%s:", escname(optarg));
+			prog.countpath = optarg;
 			break;
 		case 's':
 			seed = (uint64_t)estrtonum(optarg, 0, LLONG_MAX, "seed");
@@ -134,6 +163,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
+	if (prog.countpath)
+		opencount(prog.countpath);
 	setupstdout();
 	build = skb_new(kwords, size, seed);
 	prog.tstart = prog.tlast = monoseconds();
@@ -153,5 +184,5 @@ main(int argc, char *argv[])
 	skb_free(build);
 	free(out.p);
 	ret |= fshut(stdout, "<stdout>");
-	return ret;
+	return ret | prog.countfailed;
 }

@@ -126,6 +126,19 @@ load faults
 	check 1 '' 'sketch: nodir/count: No such file or directory\n' sketch -P nodir/count fox
 }
 
+@test "sketch -P: a count file that is not regular is refused first; a write error is named, exit 1" {
+	printf "$fox" >fox
+	mkfifo fifo
+	check 1 '' 'sketch: fifo: not a regular file\n' sketch -P fifo fox
+	check 1 '' 'sketch: /dev/full: not a regular file\n' sketch -P /dev/full fox
+	ln -s fifo link
+	check 1 '' 'sketch: link: not a regular file\n' sketch -P link fox
+	# (stderr a pipe: the limit on file size would stop the message too)
+	run bash -c 'set -o pipefail; { trap "" XFSZ; ulimit -f 0; exec sketch -P count fox >/dev/null; } 2>&1 | cat'
+	[ "$status" -eq 1 ]
+	[ "$output" = "sketch: count: write error: File too large" ]
+}
+
 @test "sketch: 200000 distinct shingles in one page, a 1 MB ID" {
 	awk 'BEGIN { printf "big\t"; for (i = 0; i < 200000; i++) printf "w%d ", i; printf "\n" }' >big
 	check 0 'big\t199996\t0000375005983e2a 00004a72dc6900ff\n' '' sketch -n 2 big
