@@ -167,7 +167,9 @@ dump(const char *path)
 }
 
 static const char synopsis[] =
-    "[-c] [-L length] -a index [file ...] | [-L length] -d index | -o index [file ...]";
+    "[-c] [-L length] -a index [file ...]\n"
+    "       skidx [-L length] -d index\n"
+    "       skidx -o index [file ...]";
 
 static _Noreturn void
 usage(void)

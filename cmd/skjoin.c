@@ -81,9 +81,17 @@ keyof(const char *s)
 }
 
 static const char synopsis[] =
-    "-D i/n | -R n | -Q n | -M i/n | -N i/n | -S | -C n | -K i/n | -A n | -B | -g | -u "
-    "[-b bases] [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] "
-    "[-q ranges] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]";
+    "-D i/n -k key [-o dir] [file]\n"
+    "       skjoin -R n [-o dir] [file]\n"
+    "       skjoin -Q n sample\n"
+    "       skjoin -M i/n [-m minsize] [-o dir] -q ranges [-x repeats] [file]\n"
+    "       skjoin -N i/n [file]\n"
+    "       skjoin -S [file]\n"
+    "       skjoin -C n [file]\n"
+    "       skjoin -K i/n -b bases [-d rarity] -r reach -T totals [-o dir] [file]\n"
+    "       skjoin -A n -T totals [-o dir] [file]\n"
+    "       skjoin -B [-c containment] [-d rarity] [-m minsize] [-t threshold] -p sent -T totals [file]\n"
+    "       skjoin -g | -u -p pairs -T totals [file]";
 
 /*
  * A step writes a file a shard (two with -K) at once: the soft limit on

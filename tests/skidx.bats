@@ -5,7 +5,7 @@
 
 load helper
 
-u='usage: skidx [-c] [-L length] -a index [file ...] | [-L length] -d index | -o index [file ...]\n'
+u='usage: skidx [-c] [-L length] -a index [file ...]\n       skidx [-L length] -d index\n       skidx -o index [file ...]\n'
 
 # rename FROM: the records on stdin with IDs cN, N counting from FROM (exact copies).
 rename() {

@@ -5,7 +5,17 @@
 
 load helper
 
-u='usage: skjoin -D i/n | -R n | -Q n | -M i/n | -N i/n | -S | -C n | -K i/n | -A n | -B | -g | -u [-b bases] [-c containment] [-d rarity] [-k key] [-m minsize] [-o dir] [-p pairs] [-q ranges] [-r reach] [-T totals] [-t threshold] [-x repeats] [file]\n'
+u='usage: skjoin -D i/n -k key [-o dir] [file]
+       skjoin -R n [-o dir] [file]
+       skjoin -Q n sample
+       skjoin -M i/n [-m minsize] [-o dir] -q ranges [-x repeats] [file]
+       skjoin -N i/n [file]
+       skjoin -S [file]
+       skjoin -C n [file]
+       skjoin -K i/n -b bases [-d rarity] -r reach -T totals [-o dir] [file]
+       skjoin -A n -T totals [-o dir] [file]
+       skjoin -B [-c containment] [-d rarity] [-m minsize] [-t threshold] -p sent -T totals [file]
+       skjoin -g | -u -p pairs -T totals [file]\n'
 
 # shards SKETCHES N [OPTIONS]: the steps over N shards dealt in turn (as
 # docsplit -p deals files), into s/; s/out.pairs, s/out.g and s/out.u are
