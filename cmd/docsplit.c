@@ -602,7 +602,11 @@ dealpath(const char *path, const char *id)
 	return ret;
 }
 
-/* A list of paths, each ended by listdelim, read as it comes. */
+/*
+ * A list of paths, each ended by listdelim, read as it comes: lines lose
+ * a CR before their LF (rdr_line), as every line read does; a path that
+ * ends in CR is listed with -0.
+ */
 static int
 readlist(const char *list)
 {
@@ -613,7 +617,8 @@ readlist(const char *list)
 
 	if (rdr_open(&r, list) < 0)
 		return 1;
-	while (!outerror() && (n = rdr_record(&r, listdelim, &path)) >= 0) {
+	while (!outerror() && (n = listdelim == '\n' ? rdr_line(&r, &path) :
+	    rdr_record(&r, listdelim, &path)) >= 0) {
 		if (n == 0)
 			continue;
 		if (memchr(path, '\0', (size_t)n)) {

@@ -423,6 +423,17 @@ load faults
 		docsplit -fl list
 }
 
+@test "docsplit -l: a list with CR LF line ends reads as one with LF; -0 keeps a CR" {
+	printf 1 >f
+	printf 2 >g
+	printf 3 >$'h\r'
+	printf 'f\r\ng\r\n\r\nf\r' >list
+	check 0 'f\t1\ng\t2\nf\t1\n' '' docsplit -fl list
+	check 0 'f\0g\0f\0' '' docsplit -nl list
+	check 0 'h\\r\t3\n' '' sh -c 'printf "h\r\0" | docsplit -f0'
+	check 1 '' 'docsplit: h: No such file or directory\n' sh -c 'printf "h\r\n" | docsplit -fl'
+}
+
 @test "docsplit -l: a NUL in a path" {
 	printf 1 >f
 	printf 'f\0x\nf\n' >list
