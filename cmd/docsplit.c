@@ -737,10 +737,26 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* one kind of list, one mode; -i and -t name JSON members; -n walks for -f */
-	if (lists == 3 || modes == 3 || (named && mode != JSONL) || (deal.parts > 1 && mode == JSONL) ||
-	    (listonly && (mode == JSONL || deal.parts > 1)) || (once.on && deal.parts > 1) || (listsniff && !listonly) ||
-	    !deal_out.prefix != !deal_out.parts || (listonly && deal_out.parts))
-		usage();
+	if (lists == 3)
+		eusagewhy(synopsis, "-0 cannot go with -l");
+	if (modes == 3)
+		eusagewhy(synopsis, "-f cannot go with -j");
+	if (named && mode != JSONL)
+		eusagewhy(synopsis, "-i and -t need -j");
+	if (listonly && mode == JSONL)
+		eusagewhy(synopsis, "-n cannot go with -j");
+	if (deal.parts > 1 && mode == JSONL)
+		eusagewhy(synopsis, "-p cannot go with -j");
+	if (listonly && deal.parts > 1)
+		eusagewhy(synopsis, "-n cannot go with -p");
+	if (once.on && deal.parts > 1)
+		eusagewhy(synopsis, "-u cannot go with -p");
+	if (listsniff && !listonly)
+		eusagewhy(synopsis, "-s needs -n");
+	if (listonly && deal_out.parts)
+		eusagewhy(synopsis, "-n cannot go with -r");
+	if (!deal_out.prefix != !deal_out.parts)
+		eusagewhy(synopsis, deal_out.parts ? "-r needs -o" : "-o needs -r");
 	/* page files are cut into byte ranges, not dealt out whole */
 	if (mode == PAGES) {
 		cut.part = deal.part;

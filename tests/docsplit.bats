@@ -15,10 +15,10 @@ u='usage: docsplit [-0afjlnsuv] [-i name] [-m max] [-o prefix -r parts] [-p part
 }
 
 @test "docsplit: options that do not go together" {
-	check 2 '' "$u" docsplit -f -j
-	check 2 '' "$u" docsplit -0 -l
-	check 2 '' "$u" docsplit -i name
-	check 2 '' "$u" docsplit -f -t body
+	check 2 '' "docsplit: -f cannot go with -j\n$u" docsplit -f -j
+	check 2 '' "docsplit: -0 cannot go with -l\n$u" docsplit -0 -l
+	check 2 '' "docsplit: -i and -t need -j\n$u" docsplit -i name
+	check 2 '' "docsplit: -i and -t need -j\n$u" docsplit -f -t body
 	badopt "usage: docsplit [-0afjlnsuv] [-i name] [-m max] [-o prefix -r parts] [-p part/parts] [-t name] [file ...]" docsplit -j -i
 }
 
@@ -731,11 +731,11 @@ b'
 	# without -u, each time
 	check 0 'd/e/a\tone\\n\nd/e/a\tone\\n\n' '' docsplit -f d/e/a d/e/a
 	# -p numbers the files of a list in each part alike: not with -u
-	check 2 '' "$u" docsplit -uf -p 0/2 d
+	check 2 '' "docsplit: -u cannot go with -p\n$u" docsplit -uf -p 0/2 d
 }
 
 @test "docsplit -p: usage" {
-	check 2 '' "$u" docsplit -j -p 0/2 in
+	check 2 '' "docsplit: -p cannot go with -j\n$u" docsplit -j -p 0/2 in
 	check 2 '' "docsplit: part '1' is invalid (part/parts)\n" docsplit -f -p 1 in
 	check 2 '' "docsplit: part '2' is too large (allowed: 0 to 1)\n" docsplit -f -p 2/2 in
 	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 4096)\n" docsplit -f -p 0/0 in
@@ -769,9 +769,9 @@ b'
 }
 
 @test "docsplit -r: usage, and a part that cannot be opened" {
-	check 2 '' "$u" docsplit -r 2 in
-	check 2 '' "$u" docsplit -o part. in
-	check 2 '' "$u" docsplit -n -r 2 -o part. d
+	check 2 '' "docsplit: -r needs -o\n$u" docsplit -r 2 in
+	check 2 '' "docsplit: -o needs -r\n$u" docsplit -o part. in
+	check 2 '' "docsplit: -n cannot go with -r\n$u" docsplit -n -r 2 -o part. d
 	check 2 '' "docsplit: parts '0' is too small (allowed: 1 to 64)\n" docsplit -r 0 -o part. in
 	check 2 '' "docsplit: parts '65' is too large (allowed: 1 to 64)\n" docsplit -r 65 -o part. in
 	printf 'A\na\n' >in
@@ -819,10 +819,10 @@ b'
 @test "docsplit -n: usage" {
 	check 2 '' 'docsplit: -n: no file operand (standard input cannot be listed)\n' docsplit -n
 	check 2 '' 'docsplit: -n: standard input cannot be listed\n' docsplit -n a - b
-	check 2 '' "$u" docsplit -nj d
-	check 2 '' "$u" docsplit -nf -p 0/2 d
-	check 2 '' "$u" docsplit -s d
-	check 2 '' "$u" docsplit -fs d
+	check 2 '' "docsplit: -n cannot go with -j\n$u" docsplit -nj d
+	check 2 '' "docsplit: -n cannot go with -p\n$u" docsplit -nf -p 0/2 d
+	check 2 '' "docsplit: -s needs -n\n$u" docsplit -s d
+	check 2 '' "docsplit: -s needs -n\n$u" docsplit -fs d
 }
 
 @test "docsplit -ns: only the files that give a document, a document an entry" {
