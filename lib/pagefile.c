@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,8 +12,6 @@
 /* Where the splitter is within a page. */
 enum state { SEEK_ID, IN_TEXT };
 
-static struct obuf idline;	/* the line that may become the ID */
-
 static int
 isspacebyte(int c)
 {
@@ -21,18 +20,18 @@ isspacebyte(int c)
 
 /* If the line gathered in idline is not blank, start a page with it, trimmed. */
 static int
-putid(const struct pagefile_sink *k)
+putid(struct obuf *idline, const struct pagefile_sink *k)
 {
-	size_t s = 0, e = idline.n;
+	size_t s = 0, e = idline->n;
 
-	while (s < e && isspacebyte((unsigned char)idline.p[s]))
+	while (s < e && isspacebyte((unsigned char)idline->p[s]))
 		s++;
-	while (e > s && isspacebyte((unsigned char)idline.p[e - 1]))
+	while (e > s && isspacebyte((unsigned char)idline->p[e - 1]))
 		e--;
-	idline.n = 0;
+	idline->n = 0;
 	if (s == e)
 		return 0;
-	k->id(k->ctx, idline.p + s, e - s);
+	k->id(k->ctx, idline->p + s, e - s);
 	return 1;
 }
 
@@ -41,6 +40,7 @@ static void
 pages(struct rdr *r, uintmax_t limit, const struct pagefile_sink *k)
 {
 	enum state st = SEEK_ID;
+	struct obuf idline = { 0 };	/* the line that may become the ID */
 	const char *p, *end, *q;
 	ptrdiff_t n;
 
@@ -66,7 +66,7 @@ pages(struct rdr *r, uintmax_t limit, const struct pagefile_sink *k)
 			obuf_add(&idline, p, (size_t)(q - p));
 			if (q == end)
 				break;
-			if (putid(k)) {
+			if (putid(&idline, k)) {
 				if (*q == '\f')
 					k->end(k->ctx);	/* an ID and no text */
 				else
@@ -76,9 +76,9 @@ pages(struct rdr *r, uintmax_t limit, const struct pagefile_sink *k)
 		}
 	}
 	/* end of file ends the last page */
-	if (st == IN_TEXT || putid(k))
+	if (st == IN_TEXT || putid(&idline, k))
 		k->end(k->ctx);
-	idline.n = 0;
+	free(idline.p);
 }
 
 /*
