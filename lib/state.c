@@ -482,6 +482,7 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 	char path[2 * NAMEMAX], cur[NAMEMAX], ver[NAMEMAX], where[PATH_MAX + 2 * NAMEMAX];
 	struct stsnap snap;
 	unsigned long long n = 1;
+	const char *err;
 	int dirfd, r;
 
 	/* the new version is whole and valid on disk before anything names it */
@@ -510,8 +511,9 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 		weprintf("%s: changed by another run: not replaced", escname(state));
 		return -1;
 	}
+	/* (st_current checked it: v.N, N from 1 to LLONG_MAX - 1) */
 	if (base[0])
-		n = strtoull(base + 2, NULL, 10) + 1;
+		n = (unsigned long long)parsenum(base + 2, 1, LLONG_MAX - 1, &err) + 1;
 	snprintf(ver, sizeof ver, "v.%llu", n);
 	if (st_remove(statefd, state, ver) < 0)
 		return -1;
