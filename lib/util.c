@@ -291,36 +291,68 @@ fshut(FILE *fp, const char *name)
 	return ret;
 }
 
+/* A descriptor's number as Linux names its entry: decimal, no leading 0; or -1. */
+static int
+fdnumber(const char *s)
+{
+	const char *errstr;
+	long long fd;
+
+	if (s[0] == '0' && s[1])
+		return -1;
+	fd = parsenum(s, 0, INT_MAX, &errstr);
+	return errstr ? -1 : (int)fd;
+}
+
+/* Is the folder at path the one at other? */
+static int
+samedir(const char *path, const char *other)
+{
+	struct stat a, b;
+
+	return stat(path, &a) == 0 && stat(other, &b) == 0 && S_ISDIR(a.st_mode) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /*
- * The descriptor of this process that p names, as /dev/stdout, /dev/fd/N
- * and /proc/self/fd/N do, or -1. Such a path is the descriptor's: Linux
- * shows it as a link to the file the descriptor has open, which is not
- * ours to replace (a shell's >> would lose what it held), and a pipe's
- * "link" names no file at all.
+ * The descriptor of this process that p names, or -1. Such a path is the
+ * descriptor's: Linux shows it as a link to the file the descriptor has
+ * open, which is not ours to replace (a shell's >> would lose what it
+ * held), and a pipe's "link" names no file at all. The usual names are
+ * told by their spelling, so that one of a closed descriptor is one too
+ * (EBADF); any other link (islink), by its folder: the process's
+ * descriptors, /proc/self/fd or /proc/thread-self/fd, however reached.
  */
 static int
-fdpath(const char *p)
+fdpath(const char *p, int islink)
 {
 	static const char *const stdname[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
-	char self[40];
-	const char *num, *errstr;
-	size_t i, len;
-	long long fd;
+	const char *base = strrchr(p, '/');
+	char self[40], *dir;
+	size_t i, len, dirlen;
+	int fd;
 
 	for (i = 0; i < sizeof stdname / sizeof stdname[0]; i++)
 		if (!strcmp(p, stdname[i]))
 			return (int)i;
 	len = (size_t)snprintf(self, sizeof self, "/proc/%ld/fd/", (long)getpid());
 	if (!strncmp(p, "/dev/fd/", 8))
-		num = p + 8;
-	else if (!strncmp(p, "/proc/self/fd/", 14))
-		num = p + 14;
-	else if (!strncmp(p, self, len))
-		num = p + len;
-	else
+		return fdnumber(p + 8);
+	if (!strncmp(p, "/proc/self/fd/", 14))
+		return fdnumber(p + 14);
+	if (!strncmp(p, self, len))
+		return fdnumber(p + len);
+	if (!islink || (fd = fdnumber(base ? base + 1 : p)) < 0)
 		return -1;
-	fd = parsenum(num, 0, INT_MAX, &errstr);
-	return errstr ? -1 : (int)fd;
+	/* the link's folder: "/" for "/x", "." for "x" */
+	dirlen = !base || base == p ? 1 : (size_t)(base - p);
+	dir = emalloc(dirlen + 1);
+	memcpy(dir, base ? p : ".", dirlen);
+	dir[dirlen] = '\0';
+	if (!samedir(dir, "/proc/self/fd") && !samedir(dir, "/proc/thread-self/fd"))
+		fd = -1;
+	free(dir);
+	return fd;
 }
 
 /*
@@ -338,7 +370,8 @@ linktarget(const char *path, int *fd)
 	ssize_t n;
 	int hops;
 
-	for (hops = 0; (*fd = fdpath(p)) < 0 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+	for (hops = 0; (*fd = fdpath(p, 0)) < 0 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (*fd = fdpath(p, 1)) < 0; hops++) {
 		if (hops == 40) {
 			errno = ELOOP;
 			goto fail;
@@ -366,6 +399,18 @@ fail:
 	free(link);
 	free(p);
 	return NULL;
+}
+
+int
+pathfd(const char *path)
+{
+	char *p;
+	int fd;
+
+	if (!(p = linktarget(path, &fd)))
+		return -1;
+	free(p);
+	return fd;
 }
 
 int

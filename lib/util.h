@@ -129,6 +129,14 @@ FILE *afile_open(struct afile *a, const char *path);
 int afile_close(struct afile *a, int abort);
 
 /*
+ * The descriptor of this process that path names, links followed as
+ * afile_open follows them (/dev/stdout, /dev/fd/N, a link to one), or -1.
+ * A file written in place, by offset or with a truncation, cannot be one:
+ * it is the shell's, opened perhaps with >>, or a pipe.
+ */
+int pathfd(const char *path);
+
+/*
  * fd moved above the standard descriptors (closed and -1 on failure; -1
  * as it is): one of them closed is no place for output, which stdout's
  * own writes or fshut(stdout) would reach.
