@@ -111,6 +111,11 @@ store(const char *path, int make, char **files, int n)
 	int fd = -1, ret;
 
 	/* the output first: a path that cannot be written fails before the work */
+	if ((make || cflag) && pathfd(path) >= 0) {
+		weprintf("%s: names a descriptor: an index is written by offset, to a file by its name",
+		    escname(path));
+		return 1;
+	}
 	if (make) {
 		if (!afile_open(&a, path))
 			return 1;

@@ -74,6 +74,13 @@ same() {
 	check 1 '' 'skidx: nope: No such file or directory\n' skidx -c -a i nope
 	cmp i i.old
 	check 0 'i\ni.old\n' '' sh -c 'ls -d i*'
+	# an index is written by offset: not through a descriptor (a >> would lose the file)
+	seq 5 >log
+	check 1 '' 'skidx: /dev/fd/5: names a descriptor: an index is written by offset, to a file by its name\n' \
+		sh -c 'skidx -o /dev/fd/5 all 5>>log'
+	check 1 '' 'skidx: /dev/stdout: names a descriptor: an index is written by offset, to a file by its name\n' \
+		sh -c 'skidx -c -a /dev/stdout all >>log'
+	check 0 '1\n2\n3\n4\n5\n' '' cat log
 	# a SIGKILL at any moment leaves the old index or the new one (and
 	# maybe a temporary file beside them)
 	gensketch -c 3 -p 5 -n 32 10000 >big
