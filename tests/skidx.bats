@@ -498,7 +498,8 @@ for a do
 done
 shift "\$n"
 : >"$PWD/waiting"
-while [ ! -e "$PWD/go" ]; do sleep 0.02; done
+i=0
+while [ ! -e "$PWD/go" ] && [ "\$i" -lt 3000 ]; do sleep 0.02; i=\$((i + 1)); done
 st=0
 "$real" "\$@" 2>"$PWD/late.err" || st=\$?
 echo "\$st" >"$PWD/done"
