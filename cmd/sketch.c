@@ -78,7 +78,8 @@ putcount(int end)
 
 /*
  * -P: the count file, made empty. It is rewritten in place, so it must
- * be a regular file: a FIFO or a device is refused before any work.
+ * be a regular file of its own: a FIFO, a device or a descriptor's path is
+ * refused before any work.
  */
 static void
 opencount(const char *path)
@@ -86,6 +87,9 @@ opencount(const char *path)
 	struct stat st;
 
 	prog.countpath = path;
+	/* (the shell's file behind /dev/stdout would be truncated) */
+	if (pathfd(path) >= 0)
+		eprintf("%s: names a descriptor, not a file of its own", escname(path));
 	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
 		eprintf("%s: not a regular file", escname(path));
 	if ((prog.countfd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK, 0666)) < 0 ||

@@ -133,6 +133,11 @@ load faults
 	check 1 '' 'sketch: /dev/full: not a regular file\n' sketch -P /dev/full fox
 	ln -s fifo link
 	check 1 '' 'sketch: link: not a regular file\n' sketch -P link fox
+	# the shell's file behind /dev/stdout is not truncated
+	printf 'kept\n' >log
+	check 1 '' 'sketch: /dev/stdout: names a descriptor, not a file of its own\n' \
+		sh -c 'sketch -P /dev/stdout fox >>log'
+	check 0 'kept\n' '' cat log
 	# (stderr a pipe: the limit on file size would stop the message too)
 	run bash -c 'set -o pipefail; { trap "" XFSZ; ulimit -f 0; exec sketch -P count fox >/dev/null; } 2>&1 | cat'
 	[ "$status" -eq 1 ]
