@@ -1,4 +1,6 @@
 /* parsplit: split page records into paragraph records and a paragraph map. */
+#include <sys/stat.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +148,8 @@ main(int argc, char *argv[])
 {
 	struct afile mapfa;
 	const char *mapfile = NULL;
-	int c, ret = 0;
+	struct stat ms, os;
+	int c, fd, ret = 0;
 
 	argv0 = "parsplit";
 	while ((c = getopt(argc, argv, "hm:n:")) != -1) {
@@ -167,6 +170,10 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (!mapfile)
 		eusagewhy(synopsis, "no map: -m is required");
+	/* written through standard output's own file, the map would mix with the records */
+	if ((fd = pathfd(mapfile)) >= 0 && fstat(fd, &ms) == 0 && fstat(STDOUT_FILENO, &os) == 0 &&
+	    !S_ISCHR(ms.st_mode) && ms.st_dev == os.st_dev && ms.st_ino == os.st_ino)
+		eusagewhy(synopsis, "-m %s: standard output's file, where the records go", escname(mapfile));
 
 	/* the map is written beside its name, then renamed: never half a map */
 	if (!(mapf = afile_open(&mapfa, mapfile)))

@@ -27,6 +27,14 @@ setup() {
 	check 2 '' "parsplit: minimum size 'x' is invalid (allowed: 0 to 1073741824)\\n" parsplit -m map -n x pages
 	check 2 '' "parsplit: minimum size '1073741825' is too large (allowed: 0 to 1073741824)\\n" \
 		parsplit -m map -n 1073741825 pages
+	# the map through standard output's own file would mix with the records
+	printf 'p1\tone two\n' >pages
+	check 2 '' "parsplit: -m /dev/stdout: standard output's file, where the records go\n$u" \
+		bash -c 'set -o pipefail; parsplit -m /dev/stdout pages | cat'
+	check 2 '' "parsplit: -m /dev/fd/5: standard output's file, where the records go\n$u" \
+		sh -c 'parsplit -m /dev/fd/5 pages >>log 5>&1'
+	check 0 '' '' cat log
+	check 0 '' '' sh -c 'parsplit -m /dev/stdout pages >/dev/null'
 }
 
 @test "parsplit: merged paragraphs, hand-computed" {
