@@ -512,8 +512,13 @@ st_publish(int statefd, const char *state, const char *base, const char *work)
 		return -1;
 	}
 	/* (st_current checked it: v.N, N from 1 to LLONG_MAX - 1) */
-	if (base[0])
+	if (base[0]) {
 		n = (unsigned long long)parsenum(base + 2, 1, LLONG_MAX - 1, &err) + 1;
+		if (err) {
+			weprintf("%s/%s: not a version", escname(state), escname(base));
+			return -1;
+		}
+	}
 	snprintf(ver, sizeof ver, "v.%llu", n);
 	if (st_remove(statefd, state, ver) < 0)
 		return -1;
