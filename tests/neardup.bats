@@ -5,7 +5,7 @@
 load helper
 load neardocs
 
-u='usage: neardup [-bcuvwz] [-0 | -j | -l | -p] [-a state | -o state | -q state] [-d rarity] [-E engine] [-e extract] [-k words] [-m minsize] [-n size] [-P shards] [-t threshold] [-W dir] [file ...]\n'
+u='usage: neardup [-bvwz] [-0 | -j | -l | -p] [-c | -u] [-a state | -o state | -q state] [-d rarity] [-E engine] [-e extract] [-k words] [-m minsize] [-n size] [-P shards] [-t threshold] [-W dir] [file ...]\n'
 pairs='docs/a.txt\tdocs/a2.txt\t0.8765\ndocs/b.txt\tdocs/b2.txt\t1.0000\n'
 clusters='docs/a.txt\tdocs/a.txt\ndocs/a2.txt\tdocs/a.txt\ndocs/b.txt\tdocs/b.txt\ndocs/b2.txt\tdocs/b.txt\ndocs/c.txt\tdocs/c.txt\ndocs/s.txt\tdocs/s.txt\ndocs/s2.txt\tdocs/s2.txt\n'
 unique='docs/a.txt\ndocs/b.txt\ndocs/c.txt\ndocs/s.txt\ndocs/s2.txt\n'
