@@ -97,32 +97,26 @@ setup() {
 @test "fmtresult -o: a descriptor's path is written through it, nothing replaced" {
 	# on a pipe
 	check 0 "$q1$q2$q3" '' bash -c 'set -o pipefail; fmtresult -o /dev/stdout m | cat'
-	# a file the shell appends to keeps what it held
-	printf 'kept\n' >log
-	check 0 '' '' sh -c 'fmtresult -o /dev/stdout m >>log'
-	check 0 "kept\n$q1$q2$q3" '' cat log
-	printf 'kept\n' >log
-	check 0 '' '' sh -c 'fmtresult -o /dev/fd/5 m 5>>log'
-	check 0 "kept\n$q1$q2$q3" '' cat log
+	# appended CMD: CMD writes the result through a descriptor to log,
+	# which keeps what it held
+	appended() {
+		printf 'kept\n' >log
+		check 0 '' '' sh -c "$1" || return 1
+		check 0 "kept\n$q1$q2$q3" '' cat log
+	}
+	appended 'fmtresult -o /dev/stdout m >>log'
+	appended 'fmtresult -o /dev/fd/5 m 5>>log'
 	# through a link to one, which stays
 	ln -s /dev/stdout out
-	printf 'kept\n' >log
-	check 0 '' '' sh -c 'fmtresult -o out m >>log'
-	check 0 "kept\n$q1$q2$q3" '' cat log
+	appended 'fmtresult -o out m >>log'
 	[ -L out ]
 	# other spellings: told by the folder of the link (Linux's /proc)
 	if [ -d /proc/self/fd ]; then
-		printf 'kept\n' >log
-		check 0 '' '' sh -c 'fmtresult -o /dev//fd/5 m 5>>log'
-		check 0 "kept\n$q1$q2$q3" '' cat log
-		printf 'kept\n' >log
-		check 0 '' '' sh -c 'cd /dev && fmtresult -o fd/5 "$OLDPWD/m" 5>>"$OLDPWD/log"'
-		check 0 "kept\n$q1$q2$q3" '' cat log
+		appended 'fmtresult -o /dev//fd/5 m 5>>log'
+		appended 'cd /dev && fmtresult -o fd/5 "$OLDPWD/m" 5>>"$OLDPWD/log"'
 		mkdir sub
 		ln -s "../$(echo "$PWD" | sed 's|/[^/]*|../|g')dev/fd/5" sub/out
-		printf 'kept\n' >log
-		check 0 '' '' sh -c 'fmtresult -o sub/out m 5>>log'
-		check 0 "kept\n$q1$q2$q3" '' cat log
+		appended 'fmtresult -o sub/out m 5>>log'
 	fi
 	# a descriptor closed, or open for reading only: an error, the file as it was
 	cp m m.before
