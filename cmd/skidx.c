@@ -111,7 +111,7 @@ store(const char *path, int make, char **files, int n)
 	int fd = -1, ret;
 
 	/* the output first: a path that cannot be written fails before the work */
-	if ((make || cflag) && pathfd(path) >= 0) {
+	if (pathfd(path) >= 0) {	/* (and -a may write it anew, as -c does) */
 		weprintf("%s: names a descriptor: an index is written by offset, to a file by its name",
 		    escname(path));
 		return 1;

@@ -80,6 +80,9 @@ same() {
 		sh -c 'skidx -o /dev/fd/5 all 5>>log'
 	check 1 '' 'skidx: /dev/stdout: names a descriptor: an index is written by offset, to a file by its name\n' \
 		sh -c 'skidx -c -a /dev/stdout all >>log'
+	check 1 '' 'skidx: /dev/fd/5: names a descriptor: an index is written by offset, to a file by its name\n' \
+		sh -c 'skidx -a /dev/fd/5 all 5<>i'
+	cmp i i.old
 	check 0 '1\n2\n3\n4\n5\n' '' cat log
 	# a SIGKILL at any moment leaves the old index or the new one (and
 	# maybe a temporary file beside them)
