@@ -482,27 +482,26 @@ rsscheck() {
 	done
 	seq -s ' ' 90000 90080 >one/new.txt
 	seq -s ' ' 80000 80080 >two/other.txt
-	# In the run with LATE set, skidx opens the index at once but starts
-	# only once the file go is there: as a skidx -a that the scheduler
-	# stops between its open and its lock (Linux's /dev/fd opens the same file).
-	[ -e /dev/fd/0 ] || skip "no /dev/fd"
+	# In the run with LATE set, skidx starts only once the file go is
+	# there, with its index as it was: as a skidx -a that the scheduler
+	# stops between its open and its lock. The wrapper holds the index
+	# open meanwhile, and links it back to its path (gone with the killed
+	# writer's tmp.PID) through Linux's /proc.
+	[ -e /proc/self/fd/0 ] || skip "no /proc/PID/fd"
 	real=$(command -v skidx)
 	cat >late/skidx <<EOF
 #!/bin/sh
 [ -n "\${LATE-}" ] || exec "$real" "\$@"
-n=\$# prev=
+prev=
 for a do
-	if [ "\$prev" = -a ]; then
-		exec 7<>"\$a" || exit 1
-		a=/dev/fd/7
-	fi
-	set -- "\$@" "\$a"
+	[ "\$prev" != -a ] || index=\$a
 	prev=\$a
 done
-shift "\$n"
+exec 7<>"\$index" || exit 1
 : >"$PWD/waiting"
 i=0
 while [ ! -e "$PWD/go" ] && [ "\$i" -lt 3000 ]; do sleep 0.02; i=\$((i + 1)); done
+[ -e "\$index" ] || { mkdir -p "\${index%/*}" && ln -L "/proc/\$\$/fd/7" "\$index"; } || exit 1
 st=0
 "$real" "\$@" 2>"$PWD/late.err" || st=\$?
 echo "\$st" >"$PWD/done"
